@@ -1,0 +1,145 @@
+#include "analyzer/syntax_tree.h"
+
+#include <cstring>
+
+namespace fxlint {
+
+namespace {
+
+// One parser per thread: parsers are not thread-safe but are reusable.
+TSParser* thread_parser() {
+  struct Holder {
+    TSParser* parser;
+    Holder() : parser(ts_parser_new()) { ts_parser_set_language(parser, tree_sitter_python()); }
+    ~Holder() { ts_parser_delete(parser); }
+  };
+  thread_local Holder holder;
+  return holder.parser;
+}
+
+TSPoint point_after(TSPoint start, std::string_view text) {
+  TSPoint p = start;
+  for (char c : text) {
+    if (c == '\n') {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+TSPoint point_at(std::string_view text, uint32_t offset) {
+  return point_after({0, 0}, text.substr(0, offset));
+}
+
+}  // namespace
+
+Node Node::field(const char* name) const {
+  return Node(ts_node_child_by_field_name(node_, name, static_cast<uint32_t>(std::strlen(name))));
+}
+
+std::vector<Node> Node::children() const {
+  std::vector<Node> out;
+  uint32_t n = named_child_count();
+  out.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    Node c = named_child(i);
+    if (!c.is(NodeKind::Comment)) out.push_back(c);
+  }
+  return out;
+}
+
+Node Node::unparenthesized() const {
+  Node n = *this;
+  while (n.is(NodeKind::ParenthesizedExpression) && n.named_child_count() > 0) {
+    Node inner;
+    for (uint32_t i = 0; i < n.named_child_count(); ++i) {
+      if (!n.named_child(i).is(NodeKind::Comment)) {
+        inner = n.named_child(i);
+        break;
+      }
+    }
+    if (!inner) break;
+    n = inner;
+  }
+  return n;
+}
+
+SyntaxTree SyntaxTree::parse(std::string text) {
+  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, text.data(),
+                                        static_cast<uint32_t>(text.size()));
+  return SyntaxTree(std::move(text), tree);
+}
+
+Node SyntaxTree::first_error() const {
+  Node root_node = root();
+  if (!root_node.has_error()) return Node();
+  TSTreeCursor cursor = ts_tree_cursor_new(root_node.raw());
+  Node found;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+      found = Node(n);
+      break;
+    }
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return found;
+}
+
+size_t SyntaxTree::error_count() const {
+  if (!root().has_error()) return 0;
+  size_t count = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root().raw());
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) ++count;
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return count;
+}
+
+std::vector<TextRange> SyntaxTree::edit(TextRange replaced, std::string_view replacement) {
+  TSInputEdit e;
+  e.start_byte = replaced.start;
+  e.old_end_byte = replaced.end;
+  e.new_end_byte = replaced.start + static_cast<uint32_t>(replacement.size());
+  e.start_point = point_at(text_, replaced.start);
+  e.old_end_point = point_at(text_, replaced.end);
+  e.new_end_point = point_after(e.start_point, replacement);
+  text_.replace(replaced.start, replaced.length(), replacement);
+  ts_tree_edit(tree_.get(), &e);
+  TSTree* fresh = ts_parser_parse_string(thread_parser(), tree_.get(), text_.data(),
+                                         static_cast<uint32_t>(text_.size()));
+  uint32_t count = 0;
+  TSRange* ranges = ts_tree_get_changed_ranges(tree_.get(), fresh, &count);
+  std::vector<TextRange> out;
+  for (uint32_t i = 0; i < count; ++i) out.push_back({ranges[i].start_byte, ranges[i].end_byte});
+  free(ranges);
+  tree_.reset(fresh);
+  return out;
+}
+
+}  // namespace fxlint

@@ -1,0 +1,39 @@
+#pragma once
+// The one entry point for linting: the CLI and the language server both call
+// check_sources. Takes in-memory text; never prints, never touches the disk.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "rules/registry.h"
+
+namespace fxlint {
+
+enum class Scope { Reachable, All };
+
+struct SourceInput {
+  std::string path;         // as shown to the user
+  std::string module_name;  // dotted import name ("pkg.sub.mod"), "" when unknown
+  std::string text;         // file contents as read (bytes)
+  RuleSet enabled;          // rules on for this file (select/ignore/per-file-ignores applied)
+  Target target = Target::Fx2Onnx;
+};
+
+struct CheckOptions {
+  Scope scope = Scope::Reachable;
+  // "package.module:Qualified.name" functions that are compile entry points.
+  std::vector<std::string> entry_points;
+  // Dotted names of callables whose first argument gets compiled (e.g. "vendor.Context.compile").
+  std::vector<std::string> compile_functions;
+  // Dotted names of decorators that mark a function as compiled.
+  std::vector<std::string> compile_decorators;
+  unsigned jobs = 1;  // 0 = all cores
+};
+
+// Diagnostics per input, in input order, each list sorted by position.
+// Suppression comments are honored and FX901 reported here.
+std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs,
+                                                   const CheckOptions& options);
+
+}  // namespace fxlint
