@@ -42,12 +42,9 @@ Node Node::field(const char* name) const {
 
 std::vector<Node> Node::children() const {
   std::vector<Node> out;
-  uint32_t n = named_child_count();
-  out.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    Node c = named_child(i);
-    if (!c.is(NodeKind::Comment)) out.push_back(c);
-  }
+  for_each_child(*this, [&](Node c) {
+    if (c.is_named() && !c.is(NodeKind::Comment)) out.push_back(c);
+  });
   return out;
 }
 

@@ -53,6 +53,19 @@ class Node {
   TSNode node_;
 };
 
+// Calls fn(Node) for every child, named or not, in order. Linear in the child
+// count (indexed access is quadratic on wide nodes such as a long module).
+template <typename Fn>
+void for_each_child(Node node, Fn&& fn) {
+  TSTreeCursor cursor = ts_tree_cursor_new(node.raw());
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      fn(Node(ts_tree_cursor_current_node(&cursor)));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
 // A parsed file. Owns the tree and a copy of the text. Move-only.
 class SyntaxTree {
  public:

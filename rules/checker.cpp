@@ -1,18 +1,172 @@
 #include "rules/checker.h"
 
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "analyzer/file_model.h"
+#include "analyzer/function_walker.h"
+#include "analyzer/project_model.h"
 #include "analyzer/syntax_tree.h"
+#include "core/line_index.h"
+#include "rules/check.h"
+#include "rules/suppressions.h"
 
 namespace fxlint {
 
-std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs,
-                                                   const CheckOptions&) {
-  std::vector<std::vector<Diagnostic>> out(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    SyntaxTree tree = SyntaxTree::parse(inputs[i].text);
-    if (Node err = tree.first_error()) {
-      out[i].push_back({"FX900", "syntax error", err.range(), Severity::Error, std::nullopt});
+namespace {
+
+// Runs fn(i) for i in [0, n) on up to `jobs` threads.
+template <typename Fn>
+void parallel_for(size_t n, unsigned jobs, Fn&& fn) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, n));
+  if (jobs <= 1) {
+    for (size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < jobs; ++t) {
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < n; i = next++) fn(i);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+// Offset of the first byte that is not valid UTF-8, or npos.
+size_t invalid_utf8_offset(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return i;
+    for (size_t k = 1; k < len; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
+    }
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+bool is_package_path(std::string_view path) {
+  return path.ends_with("/__init__.py") || path == "__init__.py" || path.ends_with("\\__init__.py") ||
+         path.ends_with("/__init__.pyi");
+}
+
+struct ParsedFile {
+  std::unique_ptr<SyntaxTree> tree;
+  FileModel model;
+};
+
+class CompiledCodeDispatcher final : public CodeVisitor {
+ public:
+  explicit CompiledCodeDispatcher(std::vector<std::unique_ptr<Check>>& checks) : checks_(checks) {}
+  void on_call(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_call(n, c); }
+  void on_subscript_load(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_subscript_load(n, c); }
+  void on_store(Node t, Node v, Node s, const WalkContext& c) override { for (auto& k : checks_) k->on_store(t, v, s, c); }
+  void on_augmented(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_augmented(n, c); }
+  void on_condition(Node t, ConditionKind kind, Node o, const WalkContext& c) override {
+    for (auto& k : checks_) k->on_condition(t, kind, o, c);
+  }
+  void on_name_load(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_name_load(n, c); }
+  void on_for(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_for(n, c); }
+  void on_statement(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_statement(n, c); }
+  void on_yield(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_yield(n, c); }
+
+ private:
+  std::vector<std::unique_ptr<Check>>& checks_;
+};
+
+std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
+                                  const SourceInput& input, const CheckOptions& options) {
+  std::vector<Diagnostic> out;
+  const std::string& text = file.tree->text();
+  auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
+
+  if (size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos) {
+    out.push_back({"FX900", "file is not valid UTF-8", {static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)},
+                   Severity::Error, std::nullopt});
+  } else if (Node err = file.tree->first_error()) {
+    std::string what = err.is_missing() ? "syntax error: expected `" + std::string(err.type()) + "`"
+                                        : "syntax error: unexpected `" +
+                                              std::string(err.text(text).substr(0, 20)) + "`";
+    if (err.is_missing() || err.range().empty()) {
+      TextRange r = err.range();
+      out.push_back({"FX900", what, r, Severity::Error, std::nullopt});
+    } else {
+      out.push_back({"FX900", what, err.range(), Severity::Error, std::nullopt});
     }
   }
+
+  CheckSettings settings{options.torch_version};
+  DiagnosticSink sink;
+  std::vector<std::unique_ptr<Check>> checks;
+  for (const CheckEntry& e : check_factories()) {
+    bool on = false;
+    for (RuleId r : e.rules) on = on || enabled(r);
+    if (on) checks.push_back(e.make(sink, settings));
+  }
+  if (!checks.empty()) {
+    CompiledCodeDispatcher dispatcher(checks);
+    for (size_t f = 0; f < file.model.functions.size(); ++f) {
+      int fi = static_cast<int>(f);
+      bool walk = options.scope == Scope::All ? !file.model.functions[f].disabled : project.in_region(index, fi);
+      if (walk) walk_function(project, index, fi, dispatcher);
+    }
+  }
+  for (Diagnostic& d : sink.diagnostics()) {
+    auto id = find_rule(d.code);
+    if (id && enabled(*id)) out.push_back(std::move(d));
+  }
+  if (!enabled(RuleId::FX900)) {
+    out.erase(std::remove_if(out.begin(), out.end(), [](const Diagnostic& d) { return d.code == "FX900"; }), out.end());
+  }
+
+  LineIndex lines(text);
+  SuppressionSet suppressions = parse_suppressions(text, file.model.comments, lines);
+  apply_suppressions(out, suppressions, lines);
+  if (enabled(RuleId::FX901) && !suppressions.skip_file) {
+    for (const Suppression& s : suppressions.items) {
+      for (size_t i = 0; i < s.codes.size(); ++i) {
+        auto id = find_rule(s.codes[i]);
+        if (s.used[i] || !id || !enabled(*id)) continue;
+        out.push_back({"FX901", "unused suppression for " + s.codes[i], s.range, Severity::Warning, std::nullopt});
+      }
+    }
+  }
+  for (Diagnostic& d : out) {
+    auto id = find_rule(d.code);
+    if (id) d.severity = rule_info(*id).severity_for(input.target);
+    if (d.severity == Severity::Off) d.severity = Severity::Warning;  // selected explicitly
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.range.start != b.range.start) return a.range.start < b.range.start;
+    return a.code < b.code;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs, const CheckOptions& options) {
+  std::vector<ParsedFile> files(inputs.size());
+  IndexOptions index_options{options.compile_decorators, options.compile_functions};
+  parallel_for(inputs.size(), options.jobs, [&](size_t i) {
+    files[i].tree = std::make_unique<SyntaxTree>(SyntaxTree::parse(inputs[i].text));
+    files[i].model = index_file(*files[i].tree, inputs[i].module_name, is_package_path(inputs[i].path), index_options);
+  });
+  std::vector<const FileModel*> models;
+  models.reserve(files.size());
+  for (const ParsedFile& f : files) models.push_back(&f.model);
+  ProjectModel project(models, options.entry_points);
+
+  std::vector<std::vector<Diagnostic>> out(inputs.size());
+  parallel_for(inputs.size(), options.jobs, [&](size_t i) {
+    out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options);
+  });
   return out;
 }
 

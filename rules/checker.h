@@ -28,6 +28,8 @@ struct CheckOptions {
   std::vector<std::string> compile_functions;
   // Dotted names of decorators that mark a function as compiled.
   std::vector<std::string> compile_decorators;
+  // torch version the fixes target ("2.3"): decides the compile-guard spelling.
+  std::string torch_version = "2.3";
   unsigned jobs = 1;  // 0 = all cores
 };
 

@@ -1,0 +1,60 @@
+#pragma once
+// Events the function walker emits while it walks compiled code, and the
+// queries a listener may make at each event (the facts hold at that program
+// point). Rules implement CodeVisitor; the walker knows nothing of rules.
+#include <string>
+#include <string_view>
+
+#include "analyzer/file_model.h"
+#include "analyzer/syntax_tree.h"
+#include "analyzer/value.h"
+
+namespace fxlint {
+
+enum class ConditionKind { If, While, Ternary, BoolOperand, NotOperand, ComprehensionFilter, Assert };
+
+enum class NameScope { Local, Enclosing, Global, Builtin };
+
+class WalkContext {
+ public:
+  virtual ~WalkContext() = default;
+  virtual std::string_view source() const = 0;
+  virtual const FileModel& file() const = 0;
+  virtual const FunctionInfo& function() const = 0;
+
+  // What the expression holds here. Cheap for nodes already walked.
+  virtual Value value_of(Node expr) const = 0;
+  // Meaning of a dotted expression: "torch.where" for `T.where`; "builtins.print"
+  // for an unbound builtin name; "" when it is a local or unknown.
+  virtual std::string resolve(Node expr) const = 0;
+  virtual NameScope scope_of(std::string_view name) const = 0;
+  virtual bool declared_global(std::string_view name) const = 0;
+  virtual bool declared_nonlocal(std::string_view name) const = 0;
+  virtual bool is_mutable_global(std::string_view name) const = 0;
+  virtual const GlobalFacts* global_facts(std::string_view name) const = 0;
+  // `self` of the enclosing method, "" in plain functions.
+  virtual std::string_view self_name() const = 0;
+  // What `self.<attr>` holds in the enclosing class.
+  virtual Value self_attribute(std::string_view attr) const = 0;
+  // Inside the test of an if/elif/while/ternary/assert.
+  virtual bool in_condition() const = 0;
+  // Bound earlier in this function by a plain assignment (not a parameter).
+  virtual bool assigned_locally(std::string_view name) const = 0;
+};
+
+class CodeVisitor {
+ public:
+  virtual ~CodeVisitor() = default;
+  virtual void on_call(Node /*call*/, const WalkContext&) {}
+  virtual void on_subscript_load(Node /*subscript*/, const WalkContext&) {}
+  // `target = value` for one target; value is null when unpacked from a tuple.
+  virtual void on_store(Node /*target*/, Node /*value*/, Node /*statement*/, const WalkContext&) {}
+  virtual void on_augmented(Node /*statement*/, const WalkContext&) {}
+  virtual void on_condition(Node /*test*/, ConditionKind, Node /*owner*/, const WalkContext&) {}
+  virtual void on_name_load(Node /*identifier*/, const WalkContext&) {}
+  virtual void on_for(Node /*for_statement*/, const WalkContext&) {}
+  virtual void on_statement(Node /*statement*/, const WalkContext&) {}
+  virtual void on_yield(Node /*yield*/, const WalkContext&) {}
+};
+
+}  // namespace fxlint

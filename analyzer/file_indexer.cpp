@@ -1,0 +1,706 @@
+// Pass one: a single traversal of a file's tree that fills its FileModel.
+#include <algorithm>
+
+#include "analyzer/file_model.h"
+#include "analyzer/torch_api.h"
+
+namespace fxlint {
+
+namespace {
+
+bool is_capitalized(std::string_view dotted) {
+  auto dot = dotted.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+  return !last.empty() && last[0] >= 'A' && last[0] <= 'Z';
+}
+
+const std::unordered_set<std::string_view>& container_mutators() {
+  static const std::unordered_set<std::string_view> s = {
+      "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "clear",
+      "update", "setdefault", "add", "discard", "popitem", "sort", "reverse"};
+  return s;
+}
+
+// Calls fn(identifier) for every name a binding target binds (`a`, `a, (b, *c)`).
+template <typename Fn>
+void for_each_bound_name(Node target, std::string_view src, Fn&& fn) {
+  target = target.unparenthesized();
+  switch (target.kind()) {
+    case NodeKind::Identifier:
+      fn(target);
+      break;
+    case NodeKind::PatternList:
+    case NodeKind::TuplePattern:
+    case NodeKind::ListPattern:
+    case NodeKind::Tuple:
+    case NodeKind::List:
+    case NodeKind::ExpressionList:
+    case NodeKind::ListSplatPattern:
+    case NodeKind::ListSplat:
+      for (Node c : target.children()) for_each_bound_name(c, src, fn);
+      break;
+    default:
+      break;
+  }
+}
+
+class Indexer {
+ public:
+  Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options)
+      : src_(tree.text()), m_(model), options_(options) {}
+
+  void run(Node root) { visit_block(root, Ctx{}); resolve_pending_mutations(); }
+
+ private:
+  struct Ctx {
+    int function = -1;
+    int cls = -1;          // class whose body we are directly in
+    int method_class = -1; // class of the nearest enclosing method
+    bool hatch = false;    // inside an escape hatch: no call edges
+    bool top_level = true; // a direct statement of the module
+  };
+
+  void visit_block(Node block, const Ctx& ctx) {
+    for_each_child(block, [&](Node c) { visit(c, ctx); });
+  }
+
+  void visit_children(Node n, const Ctx& ctx) {
+    Ctx inner = ctx;
+    inner.top_level = false;
+    for_each_child(n, [&](Node c) { visit(c, inner); });
+  }
+
+  void visit(Node n, const Ctx& ctx) {
+    if (!n.is_named()) return;
+    switch (n.kind()) {
+      case NodeKind::Comment:
+        m_.comments.push_back(n.range());
+        return;
+      case NodeKind::ImportStatement:
+        index_import(n, ctx);
+        return;
+      case NodeKind::ImportFromStatement:
+        index_import_from(n, ctx);
+        return;
+      case NodeKind::DecoratedDefinition: {
+        Node def = n.field("definition");
+        std::vector<Node> decorators;
+        for (Node c : n.children()) {
+          if (c.is(NodeKind::Decorator)) decorators.push_back(c);
+        }
+        if (def.is(NodeKind::FunctionDefinition)) {
+          index_function(def, decorators, ctx);
+        } else if (def.is(NodeKind::ClassDefinition)) {
+          index_class(def, ctx);
+        }
+        return;
+      }
+      case NodeKind::FunctionDefinition:
+        index_function(n, {}, ctx);
+        return;
+      case NodeKind::ClassDefinition:
+        index_class(n, ctx);
+        return;
+      case NodeKind::GlobalStatement:
+      case NodeKind::NonlocalStatement:
+        if (ctx.function >= 0) {
+          auto& set = n.is(NodeKind::GlobalStatement) ? fn(ctx).globals : fn(ctx).nonlocals;
+          for (Node id : n.children()) set.insert(std::string(id.text(src_)));
+        }
+        return;
+      case NodeKind::Assignment:
+        index_assignment(n, ctx);
+        break;
+      case NodeKind::AugmentedAssignment:
+        index_augmented(n, ctx);
+        break;
+      case NodeKind::ForStatement:
+      case NodeKind::ForInClause:
+        bind_target(n.field("left"), ctx);
+        break;
+      case NodeKind::WithItem:
+      case NodeKind::AsPattern:
+        if (Node alias = n.field("alias")) bind_target(alias.named_child_count() ? alias.named_child(0) : alias, ctx);
+        break;
+      case NodeKind::ExceptClause:
+        for (Node c : n.children()) {
+          if (c.is(NodeKind::AsPattern)) {
+            if (Node alias = c.field("alias")) bind_target(alias.named_child_count() ? alias.named_child(0) : alias, ctx);
+          }
+        }
+        break;
+      case NodeKind::NamedExpression:
+        bind_target(n.field("name"), ctx);
+        break;
+      case NodeKind::DeleteStatement:
+        for (Node c : n.children()) note_item_mutation(c, ctx);
+        break;
+      case NodeKind::Call:
+        index_call(n, ctx);
+        break;
+      case NodeKind::IfStatement:
+        if (ctx.function >= 0) {
+          index_if(n, ctx);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    visit_children(n, ctx);
+  }
+
+  FunctionInfo& fn(const Ctx& ctx) { return m_.functions[static_cast<size_t>(ctx.function)]; }
+
+  // --- imports -------------------------------------------------------------
+
+  void bind_import(std::string local, std::string qualified, const Ctx& ctx) {
+    if (ctx.function >= 0) fn(ctx).locals.insert(local);
+    m_.imports.bind(std::move(local), std::move(qualified));
+  }
+
+  void index_import(Node n, const Ctx& ctx) {
+    for (Node c : n.children()) {
+      if (c.is(NodeKind::DottedName)) {
+        std::string dotted(c.text(src_));
+        std::string head = dotted.substr(0, dotted.find('.'));
+        bind_import(head, head, ctx);
+      } else if (c.is(NodeKind::AliasedImport)) {
+        Node name = c.field("name");
+        Node alias = c.field("alias");
+        if (name && alias) bind_import(std::string(alias.text(src_)), std::string(name.text(src_)), ctx);
+      }
+    }
+  }
+
+  std::string resolve_relative(Node module_name) const {
+    if (!module_name.is(NodeKind::RelativeImport)) return std::string(module_name.text(src_));
+    std::string_view text = module_name.text(src_);
+    size_t dots = 0;
+    while (dots < text.size() && text[dots] == '.') ++dots;
+    std::string base = m_.module_name;
+    // A module's own package is one level up; a package's __init__ is its own package.
+    size_t levels = m_.is_package ? dots - 1 : dots;
+    for (size_t i = 0; i < levels; ++i) {
+      auto dot = base.rfind('.');
+      base = dot == std::string::npos ? std::string() : base.substr(0, dot);
+    }
+    std::string rest(text.substr(dots));
+    if (base.empty()) return rest;
+    return rest.empty() ? base : base + "." + rest;
+  }
+
+  void index_import_from(Node n, const Ctx& ctx) {
+    Node module_name = n.field("module_name");
+    if (!module_name) return;
+    std::string base = resolve_relative(module_name);
+    for (Node c : n.children()) {
+      if (c == module_name) continue;
+      if (c.is(NodeKind::DottedName)) {
+        std::string name(c.text(src_));
+        bind_import(name, base.empty() ? name : base + "." + name, ctx);
+      } else if (c.is(NodeKind::AliasedImport)) {
+        Node name = c.field("name");
+        Node alias = c.field("alias");
+        if (!name || !alias) continue;
+        std::string q(name.text(src_));
+        bind_import(std::string(alias.text(src_)), base.empty() ? q : base + "." + q, ctx);
+      }
+    }
+  }
+
+  // --- definitions ---------------------------------------------------------
+
+  std::string scope_prefix(const Ctx& ctx) const {
+    if (ctx.cls >= 0) return m_.classes[static_cast<size_t>(ctx.cls)].qualname + ".";
+    if (ctx.function >= 0) return m_.functions[static_cast<size_t>(ctx.function)].qualname + ".<locals>.";
+    return {};
+  }
+
+  void index_function(Node def, const std::vector<Node>& decorators, const Ctx& ctx) {
+    Node name_node = def.field("name");
+    if (!name_node) return;
+    std::string name(name_node.text(src_));
+    int idx = static_cast<int>(m_.functions.size());
+    FunctionInfo info;
+    info.node = def;
+    info.name = name;
+    info.qualname = scope_prefix(ctx) + name;
+    info.parent = ctx.function;
+    info.cls = ctx.cls;
+    for (Node d : decorators) classify_decorator(d, info);
+    if (Node rt = def.field("return_type")) {
+      AnnotationKind k = classify_annotation(rt, src_, m_.imports);
+      info.returns_tensor = k == AnnotationKind::Tensor || k == AnnotationKind::OptionalTensor ||
+                            k == AnnotationKind::TensorSequence;
+      if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
+    }
+    if (Node params = def.field("parameters")) {
+      for (Node p : params.children()) bind_parameter(p, info);
+    }
+    m_.functions.push_back(std::move(info));
+
+    if (ctx.cls >= 0) {
+      m_.classes[static_cast<size_t>(ctx.cls)].methods[name] = idx;
+    } else if (ctx.function >= 0) {
+      fn(ctx).nested[name] = idx;
+      fn(ctx).locals.insert(name);
+    } else {
+      m_.top_functions[name] = idx;
+      GlobalFacts& g = m_.globals[name];
+      g.is_function_or_class = true;
+      if (ctx.top_level) ++g.top_level_assignments;
+    }
+
+    Ctx inner;
+    inner.function = idx;
+    inner.cls = -1;
+    inner.method_class = ctx.cls >= 0 ? ctx.cls : ctx.method_class;
+    inner.hatch = m_.functions[static_cast<size_t>(idx)].disabled;
+    inner.top_level = false;
+    if (Node body = def.field("body")) visit_block(body, inner);
+  }
+
+  void bind_parameter(Node p, FunctionInfo& info) {
+    Node name = p;
+    if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) {
+      name = p.field("name");
+    } else if (p.is(NodeKind::TypedParameter)) {
+      name = p.named_child_count() ? p.named_child(0) : Node();
+    }
+    if (name && (name.is(NodeKind::ListSplatPattern) || name.is(NodeKind::DictionarySplatPattern))) {
+      name = name.named_child_count() ? name.named_child(0) : Node();
+    }
+    if (name && name.is(NodeKind::Identifier)) info.locals.insert(std::string(name.text(src_)));
+  }
+
+  void classify_decorator(Node decorator, FunctionInfo& info) {
+    Node expr = decorator.named_child_count() ? decorator.named_child(0) : Node();
+    if (expr.is(NodeKind::Call)) expr = expr.field("function");
+    std::string q = m_.imports.qualify(expr, src_);
+    std::string written = dotted_text(expr, src_);
+    auto listed = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), q) != names.end() ||
+             std::find(names.begin(), names.end(), written) != names.end();
+    };
+    if (torch_api::is_disable_decorator(q)) {
+      info.disabled = true;
+    } else if (torch_api::is_compile_decorator(q) || (!written.empty() && listed(options_.compile_decorators))) {
+      info.seed = SeedReason::Decorator;
+    }
+  }
+
+  void index_class(Node def, const Ctx& ctx) {
+    Node name_node = def.field("name");
+    if (!name_node) return;
+    std::string name(name_node.text(src_));
+    int idx = static_cast<int>(m_.classes.size());
+    ClassInfo info;
+    info.node = def;
+    info.name = name;
+    info.qualname = scope_prefix(ctx) + name;
+    info.parent_function = ctx.function;
+    if (Node supers = def.field("superclasses")) {
+      for (Node b : supers.children()) {
+        std::string dotted = dotted_text(b, src_);
+        if (!dotted.empty()) info.bases.push_back(std::move(dotted));
+      }
+    }
+    m_.classes.push_back(std::move(info));
+    if (ctx.function >= 0) {
+      fn(ctx).locals.insert(name);
+    } else if (ctx.cls < 0) {
+      m_.top_classes[name] = idx;
+      GlobalFacts& g = m_.globals[name];
+      g.is_function_or_class = true;
+      if (ctx.top_level) ++g.top_level_assignments;
+    }
+    Ctx inner;
+    inner.function = -1;
+    inner.cls = idx;
+    inner.method_class = -1;
+    inner.hatch = ctx.hatch;
+    inner.top_level = false;
+    if (Node body = def.field("body")) visit_block(body, inner);
+  }
+
+  // --- bindings and mutations ---------------------------------------------
+
+  void bind_target(Node target, const Ctx& ctx) {
+    if (!target) return;
+    for_each_bound_name(target, src_, [&](Node id) {
+      std::string name(id.text(src_));
+      if (ctx.function >= 0) {
+        FunctionInfo& f = fn(ctx);
+        if (f.globals.count(name)) {
+          m_.globals[name].rebound_in_function = true;
+        } else if (!f.nonlocals.count(name)) {
+          f.locals.insert(name);
+        }
+      } else if (ctx.cls < 0) {
+        GlobalFacts& g = m_.globals[name];
+        if (ctx.top_level) ++g.top_level_assignments;
+        if (!g.first_binding) g.first_binding = id;
+      }
+    });
+  }
+
+  static Value quick_value(Node value, std::string_view src, const ImportMap& imports) {
+    value = value.unparenthesized();
+    switch (value.kind()) {
+      case NodeKind::Integer:
+      case NodeKind::Float:
+      case NodeKind::String:
+      case NodeKind::True:
+      case NodeKind::False:
+      case NodeKind::ConcatenatedString:
+        return Value::of(ValueKind::Static);
+      case NodeKind::None:
+        return Value::of(ValueKind::None);
+      case NodeKind::UnaryOperator:
+        return quick_value(value.field("argument"), src, imports);
+      case NodeKind::Call: {
+        std::string q = imports.qualify(value.field("function"), src);
+        if (!q.empty()) {
+          if (torch_api::is_module_class(q)) return Value::of(ValueKind::Module);
+          return torch_api::call_result(q);
+        }
+        return Value::unknown();
+      }
+      default:
+        return Value::unknown();
+    }
+  }
+
+  static bool is_container_value(Node value, std::string_view src) {
+    value = value.unparenthesized();
+    switch (value.kind()) {
+      case NodeKind::List:
+      case NodeKind::Dictionary:
+      case NodeKind::Set:
+      case NodeKind::ListComprehension:
+      case NodeKind::DictionaryComprehension:
+      case NodeKind::SetComprehension:
+        return true;
+      case NodeKind::Call: {
+        std::string d = dotted_text(value.field("function"), src);
+        return d == "list" || d == "dict" || d == "set" || d == "defaultdict" || d == "deque" ||
+               d == "OrderedDict" || d == "collections.defaultdict" || d == "collections.deque" ||
+               d == "collections.OrderedDict" || d == "Counter" || d == "collections.Counter";
+      }
+      default:
+        return false;
+    }
+  }
+
+  void index_assignment(Node n, const Ctx& ctx) {
+    Node left = n.field("left");
+    Node right = n.field("right");
+    if (!left) return;
+    left = left.unparenthesized();
+    bind_target(left, ctx);
+    if (left.is(NodeKind::Identifier) && right) {
+      std::string name(left.text(src_));
+      if (ctx.function < 0 && ctx.cls < 0) {
+        GlobalFacts& g = m_.globals[name];
+        if (g.top_level_assignments <= 1 && g.value.kind == ValueKind::Unknown) {
+          g.value = quick_value(right, src_, m_.imports);
+          g.is_container = is_container_value(right, src_);
+          Node rv = right.unparenthesized();
+          if (rv.is(NodeKind::Call)) g.origin = m_.imports.qualify(rv.field("function"), src_);
+        }
+      }
+      Node r = right.unparenthesized();
+      if (r.is(NodeKind::Call)) {
+        std::string callee = dotted_text(r.field("function"), src_);
+        if (!callee.empty() && is_capitalized(callee)) m_.instances[name] = callee;
+      }
+    }
+    if (left.is(NodeKind::Attribute) && right) index_self_attribute(left, right, ctx);
+    if (left.is(NodeKind::Subscript)) note_item_mutation(left, ctx);
+  }
+
+  void index_augmented(Node n, const Ctx& ctx) {
+    Node left = n.field("left");
+    if (!left) return;
+    left = left.unparenthesized();
+    if (left.is(NodeKind::Identifier)) {
+      std::string name(left.text(src_));
+      if (ctx.function < 0 && ctx.cls < 0) {
+        m_.globals[name].augmented = true;
+      } else if (ctx.function >= 0 && fn(ctx).globals.count(name)) {
+        m_.globals[name].rebound_in_function = true;
+      }
+    } else if (left.is(NodeKind::Subscript)) {
+      note_item_mutation(left, ctx);
+    }
+  }
+
+  void index_self_attribute(Node attr, Node value, const Ctx& ctx) {
+    if (ctx.method_class < 0) return;
+    Node object = attr.field("object");
+    if (!object.is(NodeKind::Identifier) || object.text(src_) != "self") return;
+    ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
+    std::string name(attr.field("attribute").text(src_));
+    Value v = quick_value(value, src_, m_.imports);
+    Node r = value.unparenthesized();
+    if (r.is(NodeKind::Call)) {
+      std::string callee = dotted_text(r.field("function"), src_);
+      if (!callee.empty() && is_capitalized(callee) && !torch_api::is_module_class(m_.imports.qualify(callee))) {
+        cls.attribute_classes[name] = callee;
+        if (v.kind == ValueKind::Unknown) v = Value::of(ValueKind::Module);  // resolved later
+      }
+    }
+    if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
+    auto [it, inserted] = cls.attributes.emplace(name, v);
+    if (!inserted) it->second = join(it->second, v);
+  }
+
+  // `NAME[k] = v`, `del NAME[k]`: remembered, resolved once scopes are complete.
+  void note_item_mutation(Node target, const Ctx& ctx) {
+    target = target.unparenthesized();
+    if (!target.is(NodeKind::Subscript)) return;
+    Node value = target.field("value").unparenthesized();
+    if (value.is(NodeKind::Identifier)) pending_.push_back({std::string(value.text(src_)), ctx.function});
+  }
+
+  void index_call(Node call, const Ctx& ctx) {
+    Node callee = call.field("function");
+    if (!callee) return;
+    callee = callee.unparenthesized();
+    Node args = call.field("arguments");
+
+    // Mutating method on a name: NAME.append(...)
+    if (callee.is(NodeKind::Attribute)) {
+      Node object = callee.field("object").unparenthesized();
+      Node method = callee.field("attribute");
+      if (object.is(NodeKind::Identifier) && method && container_mutators().count(method.text(src_))) {
+        pending_.push_back({std::string(object.text(src_)), ctx.function});
+      }
+      // self.register_buffer("name", tensor)
+      if (ctx.method_class >= 0 && object.is(NodeKind::Identifier) && object.text(src_) == "self" && method &&
+          (method.text(src_) == "register_buffer" || method.text(src_) == "register_parameter") && args) {
+        std::vector<Node> a = args.children();
+        if (!a.empty() && a[0].is(NodeKind::String)) {
+          std::string_view s = a[0].text(src_);
+          size_t q = s.find_first_of("'\"");
+          size_t e = s.find_last_of("'\"");
+          if (q != std::string_view::npos && e > q) {
+            m_.classes[static_cast<size_t>(ctx.method_class)].attributes[std::string(s.substr(q + 1, e - q - 1))] =
+                Value::tensor();
+          }
+        }
+      }
+    }
+
+    std::string written = dotted_text(callee, src_);
+    std::string q = m_.imports.qualify(written);
+
+    // Sub-module construction inside a class: `Block(...)` in __init__.
+    if (ctx.method_class >= 0 && !written.empty() && is_capitalized(written)) {
+      m_.classes[static_cast<size_t>(ctx.method_class)].constructed.push_back(written);
+    }
+
+    // A compiler called on something: that thing is compiled.
+    bool compile_call = torch_api::is_compile_function(q) ||
+                        std::find(options_.compile_functions.begin(), options_.compile_functions.end(), q) !=
+                            options_.compile_functions.end() ||
+                        (!written.empty() && std::find(options_.compile_functions.begin(),
+                                                       options_.compile_functions.end(),
+                                                       written) != options_.compile_functions.end());
+    if (compile_call && args) {
+      std::vector<Node> a = args.children();
+      if (!a.empty() && !a[0].is(NodeKind::KeywordArgument)) add_compile_seed(a[0], ctx);
+    }
+
+    if (ctx.function < 0 || ctx.hatch) return;
+    FunctionInfo& f = fn(ctx);
+    if (callee.is(NodeKind::Identifier)) {
+      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_))});
+    } else if (callee.is(NodeKind::Attribute)) {
+      Node object = callee.field("object").unparenthesized();
+      std::string attr(callee.field("attribute").text(src_));
+      if (object.is(NodeKind::Identifier) && object.text(src_) == "self") {
+        f.calls.push_back({CallEdge::Kind::SelfMethod, attr});
+      } else if (object.is(NodeKind::Call) && dotted_text(object.field("function"), src_) == "super") {
+        f.calls.push_back({CallEdge::Kind::SuperMethod, attr});
+      } else if (!written.empty()) {
+        f.calls.push_back({CallEdge::Kind::Dotted, written});
+      }
+    }
+  }
+
+  void add_compile_seed(Node arg, const Ctx& ctx) {
+    arg = arg.unparenthesized();
+    if (arg.is(NodeKind::Lambda)) {
+      FunctionInfo info;
+      info.node = arg;
+      info.name = "<lambda>";
+      info.qualname = scope_prefix(ctx) + "<lambda>";
+      info.parent = ctx.function;
+      info.seed = SeedReason::CompileCall;
+      if (Node params = arg.field("parameters")) {
+        for (Node p : params.children()) bind_parameter(p, info);
+      }
+      m_.functions.push_back(std::move(info));
+      return;
+    }
+    if (arg.is(NodeKind::Call)) {  // torch.compile(Model())
+      std::string callee = dotted_text(arg.field("function"), src_);
+      if (!callee.empty()) m_.compile_seeds.push_back({callee + "()", ctx.function, ctx.method_class});
+      return;
+    }
+    std::string target = dotted_text(arg, src_);
+    if (!target.empty()) m_.compile_seeds.push_back({target, ctx.function, ctx.method_class});
+  }
+
+  // `if not is_compiling():` etc.: calls in the hatch arm make no call edges.
+  void index_if(Node n, const Ctx& ctx) {
+    Node cond = n.field("condition");
+    bool negated = false;
+    Node c = cond.unparenthesized();
+    if (c.is(NodeKind::NotOperator)) {
+      negated = true;
+      c = c.field("argument").unparenthesized();
+    }
+    torch_api::HatchPredicate pred = torch_api::HatchPredicate::NotAHatch;
+    if (c.is(NodeKind::Call)) pred = torch_api::hatch_predicate(m_.imports.qualify(c.field("function"), src_));
+    // Which arm a tracer never runs: true -> body, false -> else.
+    bool body_is_hatch = false, else_is_hatch = false;
+    switch (pred) {
+      case torch_api::HatchPredicate::IsCompiling:
+      case torch_api::HatchPredicate::IsInOnnxExport:
+        (negated ? body_is_hatch : else_is_hatch) = true;
+        break;
+      case torch_api::HatchPredicate::IsScriptingOrTracing:
+        (negated ? else_is_hatch : body_is_hatch) = true;
+        break;
+      default:
+        break;
+    }
+    Ctx inner = ctx;
+    inner.top_level = false;
+    visit(cond, inner);
+    Ctx body_ctx = inner;
+    body_ctx.hatch = inner.hatch || body_is_hatch;
+    if (Node body = n.field("consequence")) visit_block(body, body_ctx);
+    Ctx else_ctx = inner;
+    else_ctx.hatch = inner.hatch || else_is_hatch;
+    for (Node alt : n.children()) {
+      if (alt.is(NodeKind::ElifClause) || alt.is(NodeKind::ElseClause)) visit(alt, else_ctx);
+    }
+  }
+
+  void resolve_pending_mutations() {
+    for (const auto& [name, function] : pending_) {
+      bool local = false;
+      for (int f = function; f >= 0; f = m_.functions[static_cast<size_t>(f)].parent) {
+        const FunctionInfo& info = m_.functions[static_cast<size_t>(f)];
+        if (info.globals.count(name)) break;
+        if (info.locals.count(name)) {
+          local = true;
+          break;
+        }
+      }
+      if (!local) {
+        auto it = m_.globals.find(name);
+        if (it != m_.globals.end()) it->second.mutated = true;
+      }
+    }
+  }
+
+  struct Pending {
+    std::string name;
+    int function;
+  };
+
+  std::string_view src_;
+  FileModel& m_;
+  const IndexOptions& options_;
+  std::vector<Pending> pending_;
+};
+
+AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {
+  t = t.unparenthesized();
+  if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports);
+  if (t.is(NodeKind::None)) return AnnotationKind::NonTensor;
+  if (t.is(NodeKind::String)) {
+    std::string_view s = t.text(src);
+    if (s.find("Tensor") != std::string_view::npos && s.find('[') == std::string_view::npos) return AnnotationKind::Tensor;
+    return AnnotationKind::Other;
+  }
+  if (t.is(NodeKind::Identifier) || t.is(NodeKind::Attribute)) {
+    std::string q = imports.qualify(t, src);
+    if (q == "torch.Tensor" || q == "torch.FloatTensor" || q == "torch.LongTensor" || q == "torch.BoolTensor" ||
+        q == "torch.nn.Parameter") {
+      return AnnotationKind::Tensor;
+    }
+    std::string_view d = t.text(src);
+    if (d == "int" || d == "float" || d == "bool" || d == "str" || d == "None") return AnnotationKind::NonTensor;
+    return AnnotationKind::Other;
+  }
+  if (t.is(NodeKind::BinaryOperator)) {  // Tensor | None
+    AnnotationKind a = classify_type_expr(t.field("left"), src, imports);
+    AnnotationKind b = classify_type_expr(t.field("right"), src, imports);
+    if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
+    if (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
+    return AnnotationKind::Other;
+  }
+  // Subscripted generics: Optional[Tensor], Tuple[Tensor, Tensor], List[Tensor].
+  Node head;
+  std::vector<Node> args;
+  if (t.is(NodeKind::Subscript)) {
+    head = t.field("value");
+    for (Node c : t.children()) {
+      if (!(c == head)) args.push_back(c);
+    }
+  } else if (t.kind() == NodeKind::Other && std::string_view(t.type()) == "generic_type") {
+    std::vector<Node> cs = t.children();
+    if (cs.empty()) return AnnotationKind::Other;
+    head = cs[0];
+    for (size_t i = 1; i < cs.size(); ++i) {
+      for (Node a : cs[i].children()) args.push_back(a);
+    }
+  } else {
+    return AnnotationKind::Other;
+  }
+  std::string_view h = head.text(src);
+  auto dot = h.rfind('.');
+  if (dot != std::string_view::npos) h = h.substr(dot + 1);
+  bool all_tensor = !args.empty();
+  for (Node a : args) {
+    AnnotationKind k = classify_type_expr(a, src, imports);
+    if (k != AnnotationKind::Tensor && !(a.is(NodeKind::Ellipsis))) all_tensor = false;
+  }
+  if (h == "Optional" && all_tensor) return AnnotationKind::OptionalTensor;
+  if ((h == "Tuple" || h == "tuple" || h == "List" || h == "list" || h == "Sequence") && all_tensor) {
+    return AnnotationKind::TensorSequence;
+  }
+  if (h == "Union" && args.size() == 2) {
+    AnnotationKind a = classify_type_expr(args[0], src, imports);
+    AnnotationKind b = classify_type_expr(args[1], src, imports);
+    if ((a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) ||
+        (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor)) {
+      return AnnotationKind::OptionalTensor;
+    }
+  }
+  return AnnotationKind::Other;
+}
+
+}  // namespace
+
+AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports) {
+  return classify_type_expr(type, source, imports);
+}
+
+FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
+                     const IndexOptions& options) {
+  FileModel model;
+  model.source = tree.text();
+  model.module_name = std::move(module_name);
+  model.is_package = is_package;
+  Indexer(tree, model, options).run(tree.root());
+  return model;
+}
+
+}  // namespace fxlint

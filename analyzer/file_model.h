@@ -1,0 +1,118 @@
+#pragma once
+// The per-file half of the semantic model, built in one traversal of the tree:
+// imports, functions and classes with their scopes, call edges, compile-region
+// seeds, and facts about module-level names. Cross-file questions (is this
+// function compiled? is this global mutable?) are answered by ProjectModel.
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "analyzer/import_map.h"
+#include "analyzer/syntax_tree.h"
+#include "analyzer/value.h"
+
+namespace fxlint {
+
+// A call seen inside a function, kept for the call graph.
+struct CallEdge {
+  enum class Kind : uint8_t {
+    Name,        // helper(x)
+    SelfMethod,  // self.helper(x) or self.block(x)
+    SuperMethod, // super().forward(x)
+    Dotted,      // mod.helper(x), Cls.method(x)
+  };
+  Kind kind;
+  std::string name;
+};
+
+// Why a function starts a compile region.
+enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint };
+
+struct FunctionInfo {
+  Node node;              // function_definition, or a lambda passed to a compiler
+  std::string name;
+  std::string qualname;   // "Model.forward", "outer.<locals>.inner"
+  int parent = -1;        // enclosing function
+  int cls = -1;           // class this is a method of (directly)
+  SeedReason seed = SeedReason::None;
+  bool disabled = false;  // @torch.compiler.disable, @torch.jit.script, ...
+  bool returns_tensor = false;
+  std::vector<CallEdge> calls;  // outside escape hatches
+  std::unordered_set<std::string> locals;     // names bound in this scope
+  std::unordered_set<std::string> globals;    // declared `global`
+  std::unordered_set<std::string> nonlocals;  // declared `nonlocal`
+  std::unordered_map<std::string, int> nested;  // nested def name -> function
+};
+
+struct ClassInfo {
+  Node node;
+  std::string name;
+  std::string qualname;
+  int parent_function = -1;
+  std::vector<std::string> bases;  // dotted, as written
+  std::unordered_map<std::string, int> methods;
+  // `self.<attr>` assigned in any method, with what is known of the value.
+  std::unordered_map<std::string, Value> attributes;
+  // `self.<attr> = SomeClass(...)`: the dotted class name as written.
+  std::unordered_map<std::string, std::string> attribute_classes;
+  // Classes constructed in this class's methods (sub-modules), dotted as written.
+  std::vector<std::string> constructed;
+};
+
+// What the file does with one module-level name.
+struct GlobalFacts {
+  int top_level_assignments = 0;  // direct module-level statements binding it
+  bool augmented = false;         // `NAME += ...` anywhere at module level
+  bool rebound_in_function = false;  // `global NAME` then assigned in a function
+  bool mutated = false;           // NAME.append(...), NAME[k] = v, del NAME[k]
+  bool is_container = false;      // bound to a list/dict/set display or constructor
+  bool is_function_or_class = false;
+  Value value;                    // what the (first) binding holds
+  std::string origin;             // qualified callee when bound to a call ("logging.getLogger")
+  Node first_binding;
+
+  bool is_mutable() const {
+    return top_level_assignments > 1 || augmented || rebound_in_function || mutated;
+  }
+};
+
+// Escape hatch found while indexing: a compile-call argument names something.
+struct CompileSeed {
+  std::string target;  // dotted as written ("model", "self.forward", "Model")
+  int function = -1;   // scope where the call appeared
+  int cls = -1;
+};
+
+struct FileModel {
+  std::string_view source;  // the indexed tree's text; the tree must outlive the model
+  std::string module_name;
+  bool is_package = false;  // __init__.py
+  ImportMap imports;
+  std::vector<FunctionInfo> functions;
+  std::vector<ClassInfo> classes;
+  std::unordered_map<std::string, int> top_functions;
+  std::unordered_map<std::string, int> top_classes;
+  std::unordered_map<std::string, GlobalFacts> globals;
+  // Local instance bindings `name = Cls(...)`: name -> dotted class (module level and in functions).
+  std::unordered_map<std::string, std::string> instances;
+  std::vector<CompileSeed> compile_seeds;
+  std::vector<TextRange> comments;
+};
+
+struct IndexOptions {
+  std::vector<std::string> compile_decorators;  // extra decorator names (qualified)
+  std::vector<std::string> compile_functions;   // extra compile callables (qualified)
+};
+
+// Builds the model of one parsed file; keeps views into `tree`, which must
+// stay alive and in place while the model is used. `module_name` is its dotted import name.
+FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
+                     const IndexOptions& options);
+
+// Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]).
+enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor };
+AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);
+
+}  // namespace fxlint

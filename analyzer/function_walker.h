@@ -1,0 +1,13 @@
+#pragma once
+// Pass two: a flow-sensitive walk of one compiled function. It infers what
+// each expression holds (tensor, bool tensor, data drawn from a tensor, ...),
+// skips escape hatches, and emits CodeVisitor events in evaluation order.
+#include "analyzer/code_visitor.h"
+#include "analyzer/project_model.h"
+
+namespace fxlint {
+
+// Walks function `function` of file `file`. `visitor` receives the events.
+void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor);
+
+}  // namespace fxlint

@@ -1,0 +1,310 @@
+#include "analyzer/project_model.h"
+
+#include <deque>
+
+#include "analyzer/torch_api.h"
+
+namespace fxlint {
+
+namespace {
+std::pair<std::string_view, std::string_view> split_last(std::string_view q) {
+  auto dot = q.rfind('.');
+  if (dot == std::string_view::npos) return {{}, q};
+  return {q.substr(0, dot), q.substr(dot + 1)};
+}
+}  // namespace
+
+ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::vector<std::string>& entry_points)
+    : files_(files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!files[i]->module_name.empty()) by_module_[files[i]->module_name] = static_cast<int>(i);
+    module_class_.emplace_back(files[i]->classes.size(), int8_t{-1});
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t c = 0; c < files[i]->classes.size(); ++c) {
+      module_class_[i][c] = module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0) ? 1 : 0;
+    }
+  }
+  compute_regions(entry_points);
+}
+
+ClassRef ProjectModel::resolve_class(int file, std::string_view dotted) const {
+  const FileModel& f = this->file(file);
+  if (dotted.find('.') == std::string_view::npos) {
+    auto it = f.top_classes.find(std::string(dotted));
+    if (it != f.top_classes.end()) return {file, it->second};
+  }
+  std::string q = f.imports.qualify(dotted);
+  if (q.empty()) return {};
+  auto [module, name] = split_last(q);
+  auto m = by_module_.find(std::string(module));
+  if (m == by_module_.end()) return {};
+  const FileModel& target = this->file(m->second);
+  auto it = target.top_classes.find(std::string(name));
+  if (it != target.top_classes.end()) return {m->second, it->second};
+  // Re-exported through the target module's own imports (`from .x import Cls` in __init__).
+  std::string re = target.imports.qualify(name);
+  if (!re.empty() && re != q) {
+    auto [m2, n2] = split_last(re);
+    auto mm = by_module_.find(std::string(m2));
+    if (mm != by_module_.end()) {
+      auto it2 = this->file(mm->second).top_classes.find(std::string(n2));
+      if (it2 != this->file(mm->second).top_classes.end()) return {mm->second, it2->second};
+    }
+  }
+  return {};
+}
+
+std::vector<ClassRef> ProjectModel::bases_of(ClassRef c) const {
+  std::vector<ClassRef> out;
+  for (const std::string& b : file(c.file).classes[static_cast<size_t>(c.cls)].bases) {
+    ClassRef r = resolve_class(c.file, b);
+    if (r.valid() && !(r.file == c.file && r.cls == c.cls)) out.push_back(r);
+  }
+  return out;
+}
+
+bool ProjectModel::module_class_uncached(ClassRef c, int depth) const {
+  if (depth > 20) return false;
+  const FileModel& f = file(c.file);
+  for (const std::string& b : f.classes[static_cast<size_t>(c.cls)].bases) {
+    std::string q = f.imports.qualify(b);
+    if (q.starts_with("torch.nn.") || q.starts_with("torchvision.")) return true;
+    ClassRef r = resolve_class(c.file, b);
+    if (r.valid() && !(r.file == c.file && r.cls == c.cls) && module_class_uncached(r, depth + 1)) return true;
+  }
+  return false;
+}
+
+bool ProjectModel::is_module_class(ClassRef c) const {
+  return c.valid() && module_class_[static_cast<size_t>(c.file)][static_cast<size_t>(c.cls)] == 1;
+}
+
+FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
+  std::deque<ClassRef> queue{c};
+  int guard = 0;
+  while (!queue.empty() && ++guard < 64) {
+    ClassRef cur = queue.front();
+    queue.pop_front();
+    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
+    auto it = info.methods.find(std::string(name));
+    if (it != info.methods.end()) return {cur.file, it->second};
+    for (ClassRef b : bases_of(cur)) queue.push_back(b);
+  }
+  return {};
+}
+
+Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
+  std::deque<ClassRef> queue{c};
+  int guard = 0;
+  while (!queue.empty() && ++guard < 64) {
+    ClassRef cur = queue.front();
+    queue.pop_front();
+    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
+    auto it = info.attributes.find(std::string(attr));
+    if (it != info.attributes.end()) return it->second;
+    for (ClassRef b : bases_of(cur)) queue.push_back(b);
+  }
+  return Value::unknown();
+}
+
+ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) const {
+  std::deque<ClassRef> queue{c};
+  int guard = 0;
+  while (!queue.empty() && ++guard < 64) {
+    ClassRef cur = queue.front();
+    queue.pop_front();
+    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
+    auto it = info.attribute_classes.find(std::string(attr));
+    if (it != info.attribute_classes.end()) return resolve_class(cur.file, it->second);
+    for (ClassRef b : bases_of(cur)) queue.push_back(b);
+  }
+  return {};
+}
+
+FunctionRef ProjectModel::resolve_function(int file, int scope, std::string_view dotted) const {
+  const FileModel& f = this->file(file);
+  if (dotted.find('.') == std::string_view::npos) {
+    std::string name(dotted);
+    for (int s = scope; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
+      const FunctionInfo& info = f.functions[static_cast<size_t>(s)];
+      auto it = info.nested.find(name);
+      if (it != info.nested.end()) return {file, it->second};
+    }
+    auto it = f.top_functions.find(name);
+    if (it != f.top_functions.end()) return {file, it->second};
+  } else {
+    // Cls.method in this file.
+    auto [head, last] = split_last(dotted);
+    ClassRef c = resolve_class(file, head);
+    if (c.valid()) return find_method(c, last);
+  }
+  std::string q = f.imports.qualify(dotted);
+  if (q.empty()) return {};
+  auto [module, name] = split_last(q);
+  auto m = by_module_.find(std::string(module));
+  if (m != by_module_.end()) {
+    const FileModel& target = this->file(m->second);
+    auto it = target.top_functions.find(std::string(name));
+    if (it != target.top_functions.end()) return {m->second, it->second};
+    std::string re = target.imports.qualify(name);
+    if (!re.empty() && re != q) {
+      auto [m2, n2] = split_last(re);
+      auto mm = by_module_.find(std::string(m2));
+      if (mm != by_module_.end()) {
+        auto it2 = this->file(mm->second).top_functions.find(std::string(n2));
+        if (it2 != this->file(mm->second).top_functions.end()) return {mm->second, it2->second};
+      }
+    }
+  }
+  return {};
+}
+
+int ProjectModel::method_class(int file, int function) const {
+  const FileModel& f = this->file(file);
+  for (int s = function; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
+    if (f.functions[static_cast<size_t>(s)].cls >= 0) return f.functions[static_cast<size_t>(s)].cls;
+  }
+  return -1;
+}
+
+bool ProjectModel::is_mutable_global(int file, std::string_view name) const {
+  const FileModel& f = this->file(file);
+  auto it = f.globals.find(std::string(name));
+  if (it == f.globals.end() || it->second.is_function_or_class) return false;
+  return it->second.is_mutable();
+}
+
+void ProjectModel::add_seed(std::vector<FunctionRef>& work, FunctionRef f) {
+  if (!f.valid()) return;
+  if (file(f.file).functions[static_cast<size_t>(f.function)].disabled) return;
+  auto flag = region_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
+  if (flag) return;
+  region_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
+  work.push_back(f);
+}
+
+void ProjectModel::compute_regions(const std::vector<std::string>& entry_points) {
+  region_.clear();
+  for (const FileModel* f : files_) region_.emplace_back(f->functions.size(), false);
+  std::vector<FunctionRef> work;
+
+  for (size_t fi = 0; fi < files_.size(); ++fi) {
+    const FileModel& f = *files_[fi];
+    int file_index = static_cast<int>(fi);
+    for (size_t i = 0; i < f.functions.size(); ++i) {
+      const FunctionInfo& fn = f.functions[i];
+      bool seed = fn.seed != SeedReason::None;
+      if (!seed && fn.cls >= 0 && fn.name == "forward") seed = is_module_class({file_index, fn.cls});
+      if (seed) add_seed(work, {file_index, static_cast<int>(i)});
+    }
+    for (const CompileSeed& s : f.compile_seeds) {
+      std::string target = s.target;
+      bool constructed = target.ends_with("()");
+      if (constructed) target.resize(target.size() - 2);
+      if (target.starts_with("self.") && s.cls >= 0) {
+        std::string attr = target.substr(5);
+        ClassRef c{file_index, s.cls};
+        FunctionRef m = find_method(c, attr);
+        if (m.valid()) {
+          add_seed(work, m);
+          continue;
+        }
+        ClassRef sub = self_attribute_class(c, attr);
+        if (sub.valid()) add_seed(work, find_method(sub, "forward"));
+        continue;
+      }
+      if (!constructed) {
+        // A name bound to an instance: model = Model(); torch.compile(model)
+        auto inst = f.instances.find(target);
+        if (inst != f.instances.end()) {
+          ClassRef c = resolve_class(file_index, inst->second);
+          if (c.valid()) {
+            add_seed(work, find_method(c, "forward"));
+            continue;
+          }
+        }
+        // model.forward / obj.method
+        auto [head, last] = split_last(target);
+        if (!head.empty()) {
+          auto inst2 = f.instances.find(std::string(head));
+          if (inst2 != f.instances.end()) {
+            ClassRef c = resolve_class(file_index, inst2->second);
+            if (c.valid()) {
+              add_seed(work, find_method(c, last));
+              continue;
+            }
+          }
+        }
+        FunctionRef fr = resolve_function(file_index, s.function, target);
+        if (fr.valid()) {
+          add_seed(work, fr);
+          continue;
+        }
+      }
+      ClassRef c = resolve_class(file_index, target);
+      if (c.valid()) add_seed(work, find_method(c, "forward"));
+    }
+  }
+
+  for (const std::string& ep : entry_points) {
+    auto colon = ep.find(':');
+    if (colon == std::string::npos) continue;
+    auto m = by_module_.find(ep.substr(0, colon));
+    if (m == by_module_.end()) continue;
+    const FileModel& f = file(m->second);
+    std::string qual = ep.substr(colon + 1);
+    for (size_t i = 0; i < f.functions.size(); ++i) {
+      if (f.functions[i].qualname == qual) add_seed(work, {m->second, static_cast<int>(i)});
+    }
+    auto c = f.top_classes.find(qual);
+    if (c != f.top_classes.end()) add_seed(work, find_method({m->second, c->second}, "forward"));
+  }
+
+  // Everything called from a compiled function is compiled too.
+  while (!work.empty()) {
+    FunctionRef cur = work.back();
+    work.pop_back();
+    const FileModel& f = file(cur.file);
+    const FunctionInfo& fn = f.functions[static_cast<size_t>(cur.function)];
+    int cls = method_class(cur.file, cur.function);
+    for (const CallEdge& e : fn.calls) {
+      switch (e.kind) {
+        case CallEdge::Kind::Name: {
+          FunctionRef target = resolve_function(cur.file, cur.function, e.name);
+          add_seed(work, target);
+          break;
+        }
+        case CallEdge::Kind::SelfMethod: {
+          if (cls < 0) break;
+          ClassRef c{cur.file, cls};
+          FunctionRef m = find_method(c, e.name);
+          if (m.valid()) {
+            add_seed(work, m);
+          } else {
+            ClassRef sub = self_attribute_class(c, e.name);
+            if (sub.valid()) add_seed(work, find_method(sub, "forward"));
+          }
+          break;
+        }
+        case CallEdge::Kind::SuperMethod: {
+          if (cls < 0) break;
+          for (ClassRef b : bases_of({cur.file, cls})) add_seed(work, find_method(b, e.name));
+          break;
+        }
+        case CallEdge::Kind::Dotted:
+          add_seed(work, resolve_function(cur.file, cur.function, e.name));
+          break;
+      }
+    }
+    // A compiled forward runs the sub-modules its class builds (ModuleList, Sequential, ...).
+    if (cls >= 0 && fn.name == "forward") {
+      for (const std::string& built : f.classes[static_cast<size_t>(cls)].constructed) {
+        ClassRef sub = resolve_class(cur.file, built);
+        if (sub.valid() && is_module_class(sub)) add_seed(work, find_method(sub, "forward"));
+      }
+    }
+  }
+}
+
+}  // namespace fxlint

@@ -1,0 +1,64 @@
+#pragma once
+// The cross-file half of the semantic model: which functions are compiled
+// (compile regions), which classes are nn.Modules, and name resolution across
+// the files being checked.
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/file_model.h"
+
+namespace fxlint {
+
+struct FunctionRef {
+  int file = -1;
+  int function = -1;
+  bool valid() const { return file >= 0 && function >= 0; }
+};
+
+struct ClassRef {
+  int file = -1;
+  int cls = -1;
+  bool valid() const { return file >= 0 && cls >= 0; }
+};
+
+class ProjectModel {
+ public:
+  // `files` must outlive the model. `entry_points` are "pkg.mod:Qualified.name".
+  ProjectModel(std::span<const FileModel* const> files, const std::vector<std::string>& entry_points);
+
+  bool in_region(int file, int function) const { return region_[static_cast<size_t>(file)][static_cast<size_t>(function)]; }
+  bool is_module_class(ClassRef c) const;
+
+  // The class a dotted name (as written in `file`) refers to, in this project.
+  ClassRef resolve_class(int file, std::string_view dotted) const;
+  // The function a dotted name written in `file` refers to (nested defs of `scope` first).
+  FunctionRef resolve_function(int file, int scope, std::string_view dotted) const;
+  // A method looked up on a class and its project bases.
+  FunctionRef find_method(ClassRef c, std::string_view name) const;
+  // What `self.<attr>` holds in class `c` (bases included).
+  Value self_attribute(ClassRef c, std::string_view attr) const;
+  // Project class of `self.<attr>` when it was assigned a project class instance.
+  ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
+  // Whether a module-level name of `file` is rebound or mutated anywhere.
+  bool is_mutable_global(int file, std::string_view name) const;
+
+  const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
+  // Class whose method (at any nesting depth) `function` is; -1 when none.
+  int method_class(int file, int function) const;
+
+ private:
+  void compute_regions(const std::vector<std::string>& entry_points);
+  void add_seed(std::vector<FunctionRef>& work, FunctionRef f);
+  std::vector<ClassRef> bases_of(ClassRef c) const;
+  bool module_class_uncached(ClassRef c, int depth) const;
+
+  std::span<const FileModel* const> files_;
+  std::unordered_map<std::string, int> by_module_;  // module name -> file
+  std::vector<std::vector<bool>> region_;
+  std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
+};
+
+}  // namespace fxlint

@@ -1,0 +1,222 @@
+#include "analyzer/torch_api.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <unordered_set>
+
+namespace fxlint::torch_api {
+
+namespace {
+
+using Set = std::unordered_set<std::string_view>;
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// torch.* names that are not functions returning tensors.
+const Set& non_tensor_torch_functions() {
+  static const Set s = {
+      "is_tensor", "is_storage", "is_complex", "is_floating_point", "is_nonzero", "numel",
+      "get_default_dtype", "set_default_dtype", "is_grad_enabled", "set_grad_enabled",
+      "no_grad", "enable_grad", "inference_mode", "manual_seed", "seed", "initial_seed",
+      "device", "dtype", "Size", "finfo", "iinfo", "typename", "is_inference_mode_enabled",
+      "use_deterministic_algorithms", "are_deterministic_algorithms_enabled", "set_printoptions",
+      "broadcast_shapes", "compile", "load", "save", "get_num_threads", "set_num_threads",
+      "is_autocast_enabled", "autocast", "result_type", "promote_types", "can_cast",
+      "Generator", "set_rng_state", "get_rng_state",
+  };
+  return s;
+}
+
+// Functions whose tensor result is boolean.
+const Set& bool_functions() {
+  static const Set s = {
+      "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isreal", "isin", "isclose",
+      "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "ge", "lt",
+      "le", "greater", "greater_equal", "less", "less_equal", "not_equal", "signbit",
+      "bernoulli_mask",
+  };
+  return s;
+}
+
+// Functions whose tensor result holds integer indices.
+const Set& index_functions() {
+  static const Set s = {"argmax", "argmin", "argsort", "nonzero", "argwhere", "arange",
+                        "randperm", "randint", "bucketize", "searchsorted", "multinomial",
+                        "nms", "batched_nms", "bincount", "tril_indices", "triu_indices"};
+  return s;
+}
+
+const Set& non_tensor_methods() {
+  // Methods giving Python values known at trace time (shape level).
+  static const Set s = {"size", "dim", "ndimension", "numel", "nelement", "element_size",
+                        "is_contiguous", "is_floating_point", "is_complex", "get_device",
+                        "stride", "storage_offset", "is_pinned", "is_shared", "is_signed",
+                        "has_names", "is_set_to", "__len__", "type"};
+  return s;
+}
+
+const Set& data_methods() {
+  // Methods giving Python values computed from tensor data.
+  static const Set s = {"item", "tolist", "numpy", "__int__", "__float__", "__bool__"};
+  return s;
+}
+
+const Set& bool_methods() {
+  static const Set s = {"bool", "isnan", "isinf", "isfinite", "isposinf", "isneginf", "eq",
+                        "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_not",
+                        "logical_xor", "any", "all", "isclose", "signbit", "greater", "less",
+                        "greater_equal", "less_equal", "not_equal", "isin", "eq_", "ne_"};
+  return s;
+}
+
+const Set& index_methods() {
+  static const Set s = {"argmax", "argmin", "argsort", "nonzero", "argwhere", "long", "int",
+                        "bincount"};
+  return s;
+}
+
+const Set& float_methods() {
+  static const Set s = {"float", "double", "half", "bfloat16"};
+  return s;
+}
+
+// Tensor attributes that are Python values known at trace time.
+const Set& static_attributes() {
+  static const Set s = {"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda",
+                        "is_sparse", "is_quantized", "is_meta", "layout", "names", "is_leaf",
+                        "is_mkldnn", "is_nested", "output_nr", "_version"};
+  return s;
+}
+
+const Set& tensor_attributes() {
+  static const Set s = {"T", "mT", "H", "mH", "data", "real", "imag", "grad"};
+  return s;
+}
+
+std::string_view last_component(std::string_view q) {
+  auto dot = q.rfind('.');
+  return dot == std::string_view::npos ? q : q.substr(dot + 1);
+}
+
+// Namespaces whose functions return tensors unless listed otherwise.
+bool in_tensor_namespace(std::string_view q) {
+  static constexpr std::array<std::string_view, 8> prefixes = {
+      "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.",
+      "torchvision.ops.", "torch.nn.init.", "torch.sparse.", "torch.masked."};
+  for (auto p : prefixes) {
+    if (starts_with(q, p)) return q.find('.', p.size()) == std::string_view::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
+Value call_result(std::string_view q) {
+  std::string_view name = last_component(q);
+  if (q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy" || q == "torch.Tensor") {
+    return Value::tensor();
+  }
+  if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" || q == "torch.nn.Buffer") return Value::tensor();
+  if (q == "torchvision.ops.nms" || q == "torchvision.ops.batched_nms" || q == "torchvision.ops.boxes.nms" ||
+      q == "torchvision.ops.boxes.batched_nms") {
+    return Value::tensor(TensorDtype::Integer);
+  }
+  if (q == "torch.where") return Value::tensor();  // the one-argument form is handled by callers
+  bool direct_torch = starts_with(q, "torch.") && q.find('.', 6) == std::string_view::npos;
+  if (direct_torch || in_tensor_namespace(q)) {
+    if (is_module_class(q)) return Value::of(ValueKind::Module);
+    if (!name.empty() && std::isupper(static_cast<unsigned char>(name[0]))) return Value::unknown();
+    if (name.starts_with("is_") || name.starts_with("set_") || name.starts_with("get_") ||
+        name.starts_with("_")) {
+      return Value::of(ValueKind::Static);
+    }
+    if (direct_torch && non_tensor_torch_functions().count(name)) {
+      return Value::of(ValueKind::Static);
+    }
+    if (bool_functions().count(name)) return Value::tensor(TensorDtype::Bool);
+    if (index_functions().count(name)) return Value::tensor(TensorDtype::Integer);
+    if (name == "split" || name == "chunk" || name == "unbind" || name == "meshgrid" ||
+        name == "broadcast_tensors" || name == "tensor_split" || name == "sort" ||
+        name == "topk" || name == "max" || name == "min" || name == "unique" ||
+        name == "kthvalue" || name == "median" || name == "mode" || name == "std_mean" ||
+        name == "var_mean") {
+      // Several results (values, indices) or one: elements are tensors either way.
+      if (name == "max" || name == "min" || name == "median" || name == "unique") return Value::tensor();
+      return Value::of(ValueKind::TensorSequence);
+    }
+    return Value::tensor();
+  }
+  if (is_module_class(q)) return Value::of(ValueKind::Module);
+  return Value::unknown();
+}
+
+Value tensor_method_result(std::string_view name) {
+  if (data_methods().count(name)) return Value::of(ValueKind::TensorData);
+  if (non_tensor_methods().count(name)) return Value::of(ValueKind::Static);
+  if (name == "data_ptr" || name == "untyped_storage" || name == "storage") return Value::of(ValueKind::Static);
+  if (name == "split" || name == "chunk" || name == "unbind" || name == "tensor_split" ||
+      name == "sort" || name == "topk" || name == "kthvalue") {
+    return Value::of(ValueKind::TensorSequence);
+  }
+  if (bool_methods().count(name)) return Value::tensor(TensorDtype::Bool);
+  if (index_methods().count(name)) return Value::tensor(TensorDtype::Integer);
+  if (float_methods().count(name)) return Value::tensor(TensorDtype::Floating);
+  if (name.starts_with("__") || name == "register_hook" || name == "backward" || name == "apply_") {
+    return Value::unknown();
+  }
+  return Value::tensor();
+}
+
+Value tensor_attribute(std::string_view name) {
+  if (static_attributes().count(name)) return Value::of(ValueKind::Static);
+  if (tensor_attributes().count(name)) return Value::tensor();
+  return Value::unknown();
+}
+
+bool is_module_class(std::string_view q) {
+  if (!starts_with(q, "torch.nn.") && !starts_with(q, "torchvision.models.") &&
+      !starts_with(q, "torchvision.ops.")) {
+    return false;
+  }
+  std::string_view name = last_component(q);
+  if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0]))) return false;
+  return name != "Parameter" && name != "Buffer" && name != "ParameterList" && name != "ParameterDict";
+}
+
+bool is_compile_function(std::string_view q) {
+  static const Set s = {"torch.compile", "torch.export.export", "torch.export", "torch.onnx.export",
+                        "torch.onnx.dynamo_export", "torch.fx.symbolic_trace",
+                        "torch.fx._symbolic_trace.symbolic_trace", "torch.jit.trace",
+                        "torch.jit.trace_module", "torch._dynamo.export", "torch._dynamo.explain",
+                        "torch._dynamo.optimize"};
+  return s.count(q) > 0;
+}
+
+bool is_compile_decorator(std::string_view q) {
+  return q == "torch.compile" || q == "torch._dynamo.optimize";
+}
+
+bool is_disable_decorator(std::string_view q) {
+  static const Set s = {"torch.compiler.disable", "torch._dynamo.disable", "torch.jit.script",
+                        "torch.jit.ignore", "torch.jit.unused", "torch.fx.wrap",
+                        "torch._dynamo.eval_frame.disable", "torch.compiler.allow_in_graph",
+                        "torch._dynamo.allow_in_graph"};
+  return s.count(q) > 0;
+}
+
+HatchPredicate hatch_predicate(std::string_view q) {
+  static const Set compiling = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling",
+                                "torch.fx._symbolic_trace.is_fx_tracing",
+                                "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling",
+                                "torch._dynamo.external_utils.is_compiling"};
+  if (compiling.count(q)) return HatchPredicate::IsCompiling;
+  if (q == "torch.jit.is_scripting" || q == "torch.jit.is_tracing" || q == "torch._C._get_tracing_state") {
+    return HatchPredicate::IsScriptingOrTracing;
+  }
+  if (q == "torch.onnx.is_in_onnx_export") return HatchPredicate::IsInOnnxExport;
+  return HatchPredicate::NotAHatch;
+}
+
+}  // namespace fxlint::torch_api

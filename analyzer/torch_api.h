@@ -1,0 +1,35 @@
+#pragma once
+// What the analyzer knows about torch's API by qualified name: which calls give
+// tensors (and of what dtype kind), which give trace-time Python values, and
+// which names start or end a compile region.
+#include <string_view>
+
+#include "analyzer/value.h"
+
+namespace fxlint::torch_api {
+
+// Result of calling the function `qualified` ("torch.where", "torch.nn.functional.relu").
+// Unknown for anything not known to be torch's.
+Value call_result(std::string_view qualified);
+
+// Result of calling method `name` on a tensor (`x.sum()`, `x.size(0)`).
+Value tensor_method_result(std::string_view name);
+
+// Result of reading attribute `name` of a tensor (`x.shape`, `x.T`).
+Value tensor_attribute(std::string_view name);
+
+// `torch.nn.Linear` etc.: constructing one gives an nn.Module.
+bool is_module_class(std::string_view qualified);
+
+// Functions whose first argument is compiled: torch.compile, torch.export.export, ...
+bool is_compile_function(std::string_view qualified);
+// Decorators that compile the function they decorate.
+bool is_compile_decorator(std::string_view qualified);
+// Decorators that keep a function out of any compile region.
+bool is_disable_decorator(std::string_view qualified);
+
+// Escape-hatch predicates, as a tracer sees them.
+enum class HatchPredicate { NotAHatch, IsCompiling, IsScriptingOrTracing, IsInOnnxExport };
+HatchPredicate hatch_predicate(std::string_view qualified);
+
+}  // namespace fxlint::torch_api

@@ -1,0 +1,48 @@
+#pragma once
+// What the analyzer knows about a Python value at one program point. The lattice
+// is deliberately small: precision comes from never guessing "tensor".
+#include <cstdint>
+
+namespace fxlint {
+
+enum class ValueKind : uint8_t {
+  Unknown,         // nothing known: never flagged
+  Tensor,          // a torch.Tensor
+  OptionalTensor,  // Tensor or None: a tensor once narrowed by a None check
+  TensorSequence,  // list/tuple of tensors (elements are tensors)
+  TensorData,      // a Python value computed from tensor *data* (item(), int(t), tolist())
+  Static,          // a Python value known at trace time: shapes, dtypes, constants, flags
+  Module,          // an nn.Module instance: calling it gives a tensor
+  None,            // the None constant
+};
+
+enum class TensorDtype : uint8_t { Unknown, Bool, Integer, Floating };
+
+struct Value {
+  ValueKind kind = ValueKind::Unknown;
+  TensorDtype dtype = TensorDtype::Unknown;  // meaningful for Tensor / TensorSequence
+
+  static Value unknown() { return {}; }
+  static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
+  static Value of(ValueKind k) { return {k, TensorDtype::Unknown}; }
+
+  bool is_tensor() const { return kind == ValueKind::Tensor; }
+  bool is_bool_tensor() const { return kind == ValueKind::Tensor && dtype == TensorDtype::Bool; }
+  bool is_tensor_data() const { return kind == ValueKind::TensorData; }
+  // A value whose concrete content a tracer does not know: a tensor or data drawn from one.
+  bool depends_on_tensor_data() const { return kind == ValueKind::Tensor || kind == ValueKind::TensorData; }
+
+  friend bool operator==(const Value&, const Value&) = default;
+};
+
+// The value at a merge point (after if/else, after a loop): what both paths agree on.
+inline Value join(const Value& a, const Value& b) {
+  if (a == b) return a;
+  if (a.kind == b.kind) return Value::of(a.kind);  // dtypes differ
+  auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
+  if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);
+  if (a.kind == ValueKind::None && tensorish(b.kind)) return Value::of(ValueKind::OptionalTensor);
+  return Value::unknown();
+}
+
+}  // namespace fxlint

@@ -1,0 +1,48 @@
+#pragma once
+// What every check is: a CodeVisitor that reports into a DiagnosticSink. One
+// check per file in rules/checks/, listed in check_factories.cpp.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/code_visitor.h"
+#include "core/diagnostic.h"
+#include "rules/registry.h"
+
+namespace fxlint {
+
+// Collects one file's findings; severities are filled in by the checker.
+class DiagnosticSink {
+ public:
+  void report(RuleId rule, TextRange range, std::string message, std::optional<Fix> fix = std::nullopt);
+  std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+struct CheckSettings {
+  std::string torch_version = "2.3";
+};
+
+class Check : public CodeVisitor {
+ public:
+  Check(DiagnosticSink& sink, const CheckSettings& settings) : sink_(sink), settings_(settings) {}
+
+ protected:
+  DiagnosticSink& sink_;
+  const CheckSettings& settings_;
+};
+
+using CheckFactory = std::unique_ptr<Check> (*)(DiagnosticSink&, const CheckSettings&);
+
+struct CheckEntry {
+  std::vector<RuleId> rules;  // codes the check reports
+  CheckFactory make;
+};
+
+// Every check that runs on compiled code.
+const std::vector<CheckEntry>& check_factories();
+
+}  // namespace fxlint

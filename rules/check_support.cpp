@@ -1,0 +1,88 @@
+#include "rules/check_support.h"
+
+#include <cstdlib>
+
+namespace fxlint::support {
+
+std::string_view method_name(Node call, std::string_view src) {
+  Node callee = call.field("function").unparenthesized();
+  if (!callee.is(NodeKind::Attribute)) return {};
+  Node attr = callee.field("attribute");
+  return attr ? attr.text(src) : std::string_view();
+}
+
+Node receiver(Node call) {
+  Node callee = call.field("function").unparenthesized();
+  if (!callee.is(NodeKind::Attribute)) return Node();
+  return callee.field("object");
+}
+
+std::vector<Node> positional_args(Node call) {
+  std::vector<Node> out;
+  Node args = call.field("arguments");
+  if (!args || !args.is(NodeKind::ArgumentList)) return out;
+  for (Node a : args.children()) {
+    if (!a.is(NodeKind::KeywordArgument) && !a.is(NodeKind::ListSplat) && !a.is(NodeKind::DictionarySplat)) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+Node keyword_arg(Node call, std::string_view name, std::string_view src) {
+  Node args = call.field("arguments");
+  if (!args || !args.is(NodeKind::ArgumentList)) return Node();
+  for (Node a : args.children()) {
+    if (a.is(NodeKind::KeywordArgument)) {
+      Node n = a.field("name");
+      if (n && n.text(src) == name) return a.field("value");
+    }
+  }
+  return Node();
+}
+
+std::vector<Node> subscript_indices(Node subscript) {
+  std::vector<Node> out;
+  Node value = subscript.field("value");
+  for (Node c : subscript.children()) {
+    if (!(c == value)) out.push_back(c);
+  }
+  return out;
+}
+
+bool is_outer_object(Node expr, const WalkContext& ctx) {
+  expr = expr.unparenthesized();
+  std::string_view src = ctx.source();
+  if (expr.is(NodeKind::Identifier)) {
+    NameScope scope = ctx.scope_of(expr.text(src));
+    if (scope == NameScope::Global) {
+      const GlobalFacts* g = ctx.global_facts(expr.text(src));
+      return g && !g->is_function_or_class && !ctx.file().imports.find(expr.text(src));
+    }
+    return scope == NameScope::Enclosing;
+  }
+  if (expr.is(NodeKind::Attribute)) {
+    Node object = expr.field("object").unparenthesized();
+    return object.is(NodeKind::Identifier) && !ctx.self_name().empty() && object.text(src) == ctx.self_name();
+  }
+  return false;
+}
+
+Node enclosing_statement(Node node) {
+  for (Node n = node; n; n = n.parent()) {
+    Node p = n.parent();
+    if (p && (p.is(NodeKind::Block) || p.is(NodeKind::Module))) return n;
+  }
+  return Node();
+}
+
+std::string_view is_compiling_function(std::string_view v) {
+  int major = std::atoi(std::string(v).c_str());
+  auto dot = v.find('.');
+  int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
+  if (major > 2 || (major == 2 && minor >= 3)) return "torch.compiler.is_compiling";
+  if (major == 2) return "torch._dynamo.is_compiling";
+  return "torch.fx._symbolic_trace.is_fx_tracing";
+}
+
+}  // namespace fxlint::support

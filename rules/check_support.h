@@ -1,0 +1,31 @@
+#pragma once
+// Small questions several checks ask about calls, subscripts and targets.
+#include <string_view>
+#include <vector>
+
+#include "analyzer/code_visitor.h"
+
+namespace fxlint::support {
+
+// `recv.method(...)`: the method name, or "" when the callee is not an attribute.
+std::string_view method_name(Node call, std::string_view src);
+// `recv` of `recv.method(...)`; invalid Node otherwise.
+Node receiver(Node call);
+// Positional arguments (no keywords, no splats).
+std::vector<Node> positional_args(Node call);
+// Value of keyword argument `name`; invalid Node when absent.
+Node keyword_arg(Node call, std::string_view name, std::string_view src);
+// The index expressions of a subscript (`x[a, b]` -> a, b; a slice is one entry).
+std::vector<Node> subscript_indices(Node subscript);
+
+// Whether `expr` names state that outlives the call: a module global, a
+// closure variable, or an attribute of `self`.
+bool is_outer_object(Node expr, const WalkContext& ctx);
+
+// The statement that contains `node` directly (its expression_statement, ...).
+Node enclosing_statement(Node node);
+
+// Spelling of "is the code being compiled?" for a torch version ("2.3").
+std::string_view is_compiling_function(std::string_view torch_version);
+
+}  // namespace fxlint::support

@@ -1,0 +1,29 @@
+// FX403: `self.x = <tensor>` (or another outer object's attribute) in compiled code.
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+class AttributeTensorAssign final : public Check {
+ public:
+  using Check::Check;
+  void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
+    if (!target.is(NodeKind::Attribute) || !value || !ctx.value_of(value).is_tensor()) return;
+    if (ctx.function().name == "__init__") return;  // construction, not traced code
+    Node object = target.field("object").unparenthesized();
+    bool outer = support::is_outer_object(object, ctx) ||
+                 (object.is(NodeKind::Identifier) && object.text(ctx.source()) == ctx.self_name() &&
+                  !ctx.self_name().empty());
+    if (!outer) return;
+    sink_.report(RuleId::FX403, stmt.range(),
+                 "stores a tensor on `" + std::string(object.text(ctx.source())) +
+                     "`, which outlives the call; the graph cannot hold it");
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_attribute_tensor_assign(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<AttributeTensorAssign>(s, c);
+}
+}  // namespace fxlint

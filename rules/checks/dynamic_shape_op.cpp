@@ -1,0 +1,60 @@
+// FX303: operations whose output shape depends on tensor values.
+#include <unordered_set>
+
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+bool dynamic_function(std::string_view q) {
+  static const std::unordered_set<std::string_view> s = {
+      "torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
+      "torch.masked_select", "torch.bincount", "torchvision.ops.nms", "torchvision.ops.batched_nms",
+      "torchvision.ops.boxes.nms", "torchvision.ops.boxes.batched_nms", "torch.ops.torchvision.nms",
+      "torchvision.ops.remove_small_boxes"};
+  return s.count(q) > 0;
+}
+
+bool dynamic_method(std::string_view m) {
+  static const std::unordered_set<std::string_view> s = {"nonzero", "argwhere", "unique",
+                                                          "unique_consecutive", "masked_select", "bincount"};
+  return s.count(m) > 0;
+}
+
+class DynamicShapeOp final : public Check {
+ public:
+  using Check::Check;
+  void on_call(Node call, const WalkContext& ctx) override {
+    std::string_view src = ctx.source();
+    std::string q = ctx.resolve(call.field("function"));
+    auto args = support::positional_args(call);
+    std::string what;
+    if (dynamic_function(q)) {
+      what = q;
+    } else if (q == "torch.where" && args.size() == 1 && !support::keyword_arg(call, "input", src)) {
+      what = "single-argument torch.where";
+    } else if (q == "torch.repeat_interleave" && args.size() >= 2 && ctx.value_of(args[1]).is_tensor()) {
+      what = "torch.repeat_interleave with tensor repeats";
+    } else if (q == "torch.nn.functional.one_hot" && args.size() < 2 && !support::keyword_arg(call, "num_classes", src)) {
+      what = "one_hot without num_classes";
+    } else {
+      std::string_view m = support::method_name(call, src);
+      if (m.empty() || !ctx.value_of(support::receiver(call)).is_tensor()) return;
+      if (dynamic_method(m)) {
+        what = "." + std::string(m) + "()";
+      } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor()) {
+        what = ".repeat_interleave() with tensor repeats";
+      } else {
+        return;
+      }
+    }
+    sink_.report(RuleId::FX303, call.range(), "`" + what + "` returns a tensor whose shape depends on its input's values");
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_dynamic_shape_op(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<DynamicShapeOp>(s, c);
+}
+}  // namespace fxlint

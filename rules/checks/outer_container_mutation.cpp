@@ -1,0 +1,62 @@
+// FX204 / FX404: compiled code mutates a container that outlives the call
+// (`CACHE[k] = v`, `log.append(x)`); storing a tensor there is FX404.
+#include <unordered_set>
+
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+bool is_container_mutator(std::string_view m) {
+  static const std::unordered_set<std::string_view> s = {
+      "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "clear",
+      "update", "setdefault", "add", "discard", "popitem"};
+  return s.count(m) > 0;
+}
+
+bool not_a_container(const Value& v) {
+  return v.is_tensor() || v.kind == ValueKind::Module || v.kind == ValueKind::OptionalTensor;
+}
+
+class OuterContainerMutation final : public Check {
+ public:
+  using Check::Check;
+
+  void on_call(Node call, const WalkContext& ctx) override {
+    std::string_view method = support::method_name(call, ctx.source());
+    if (!is_container_mutator(method)) return;
+    Node recv = support::receiver(call);
+    if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
+    bool stores_tensor = false;
+    for (Node a : support::positional_args(call)) stores_tensor |= ctx.value_of(a).is_tensor() ||
+                                                                   ctx.value_of(a).kind == ValueKind::TensorSequence;
+    report(call, recv, stores_tensor, ctx);
+  }
+
+  void on_store(Node target, Node value, Node, const WalkContext& ctx) override {
+    if (!target.is(NodeKind::Subscript)) return;
+    Node recv = target.field("value");
+    if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
+    bool stores_tensor = value && ctx.value_of(value).is_tensor();
+    report(target, recv, stores_tensor, ctx);
+  }
+
+ private:
+  void report(Node where, Node recv, bool tensor, const WalkContext& ctx) {
+    std::string name(recv.text(ctx.source()));
+    if (tensor) {
+      sink_.report(RuleId::FX404, where.range(),
+                   "stores a tensor into `" + name + "`, which outlives the call; the graph cannot hold it");
+    } else {
+      sink_.report(RuleId::FX204, where.range(),
+                   "mutates `" + name + "`, which outlives the call; the trace runs it once and never again");
+    }
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_outer_container_mutation(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<OuterContainerMutation>(s, c);
+}
+}  // namespace fxlint

@@ -1,0 +1,23 @@
+// FX101: `.item()` on a tensor.
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+class TensorItem final : public Check {
+ public:
+  using Check::Check;
+  void on_call(Node call, const WalkContext& ctx) override {
+    if (support::method_name(call, ctx.source()) != "item") return;
+    if (!ctx.value_of(support::receiver(call)).is_tensor()) return;
+    sink_.report(RuleId::FX101, call.range(),
+                 "`.item()` reads a tensor's value into Python; the trace breaks here or freezes the value");
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_tensor_item(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<TensorItem>(s, c);
+}
+}  // namespace fxlint

@@ -1,0 +1,55 @@
+// FX102: a tensor converted to a Python value: tolist(), numpy(), int(t), a
+// tensor as a slice bound or as an index into a Python sequence.
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+class TensorToPython final : public Check {
+ public:
+  using Check::Check;
+
+  void on_call(Node call, const WalkContext& ctx) override {
+    std::string_view src = ctx.source();
+    std::string_view method = support::method_name(call, src);
+    if (method == "tolist" || method == "numpy") {
+      if (ctx.value_of(support::receiver(call)).is_tensor()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`." + std::string(method) + "()` copies tensor data into Python; the tracer cannot follow it");
+      }
+      return;
+    }
+    std::string callee = ctx.resolve(call.field("function"));
+    if (callee == "builtins.int" || callee == "builtins.float" || callee == "builtins.bool" ||
+        callee == "builtins.complex") {
+      auto args = support::positional_args(call);
+      if (!args.empty() && ctx.value_of(args[0]).is_tensor()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`" + callee.substr(9) + "()` of a tensor reads its value into Python at trace time");
+      }
+    }
+  }
+
+  void on_subscript_load(Node sub, const WalkContext& ctx) override {
+    Value base = ctx.value_of(sub.field("value"));
+    for (Node index : support::subscript_indices(sub)) {
+      if (index.is(NodeKind::Slice)) {
+        if (!base.is_tensor() && base.kind != ValueKind::TensorSequence) continue;
+        for (Node bound : index.children()) {
+          if (ctx.value_of(bound).is_tensor()) {
+            sink_.report(RuleId::FX102, bound.range(), "tensor used as a slice bound is read as a Python int");
+          }
+        }
+      } else if (base.kind == ValueKind::TensorSequence && ctx.value_of(index).is_tensor()) {
+        sink_.report(RuleId::FX102, index.range(), "tensor used as an index into a Python sequence is read as a Python int");
+      }
+    }
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_tensor_to_python(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<TensorToPython>(s, c);
+}
+}  // namespace fxlint

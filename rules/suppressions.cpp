@@ -1,0 +1,100 @@
+#include "rules/suppressions.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fxlint {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Codes in "FX101, FX102 other text": stops at the first non-code word.
+std::vector<std::string> read_codes(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == ',' || s[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j]))) ++j;
+    if (j == i) break;
+    std::string_view word = s.substr(i, j - i);
+    bool code = word.size() >= 2 && std::isalpha(static_cast<unsigned char>(word[0])) &&
+                std::isdigit(static_cast<unsigned char>(word.back()));
+    if (!code) break;
+    out.emplace_back(word);
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments,
+                                  const LineIndex& lines) {
+  SuppressionSet set;
+  for (const TextRange& r : comments) {
+    std::string_view text = source.substr(r.start, r.length());
+    std::string low = lower(text);
+    if (low.find("fxlint: skip-file") != std::string::npos) {
+      set.skip_file = true;
+      continue;
+    }
+    Suppression s;
+    s.range = r;
+    s.line = lines.line_of(r.start);
+    if (auto p = low.find("fxlint: ignore["); p != std::string::npos) {
+      auto close = text.find(']', p);
+      if (close == std::string_view::npos) continue;
+      size_t start = p + std::string_view("fxlint: ignore[").size();
+      s.codes = read_codes(text.substr(start, close - start));
+    } else if (auto q = low.find("noqa"); q != std::string::npos && (q == 0 || low[q - 1] == '#' || low[q - 1] == ' ')) {
+      size_t after = q + 4;
+      while (after < text.size() && text[after] == ' ') ++after;
+      if (after < text.size() && text[after] == ':') {
+        s.codes = read_codes(text.substr(after + 1));
+        if (s.codes.empty()) s.all = true;
+      } else {
+        s.all = true;
+      }
+    } else {
+      continue;
+    }
+    s.used.assign(s.codes.size(), false);
+    set.items.push_back(std::move(s));
+  }
+  return set;
+}
+
+void apply_suppressions(std::vector<Diagnostic>& diagnostics, SuppressionSet& set, const LineIndex& lines) {
+  if (set.skip_file) {
+    diagnostics.clear();
+    return;
+  }
+  auto suppressed = [&](const Diagnostic& d) {
+    uint32_t first = lines.line_of(d.range.start);
+    uint32_t last = lines.line_of(d.range.end > d.range.start ? d.range.end - 1 : d.range.end);
+    bool hit = false;
+    for (Suppression& s : set.items) {
+      if (s.line != first && s.line != last) continue;
+      if (s.all) {
+        s.used_all = true;
+        hit = true;
+      }
+      for (size_t i = 0; i < s.codes.size(); ++i) {
+        if (s.codes[i] == d.code) {
+          s.used[i] = true;
+          hit = true;
+        }
+      }
+    }
+    return hit;
+  };
+  diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(), suppressed), diagnostics.end());
+}
+
+}  // namespace fxlint

@@ -1,0 +1,103 @@
+// Runs every rule fixture: each line ending in `# expect: FX101[, FX201]` must
+// get exactly those codes; any diagnostic on an unmarked line fails.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/line_index.h"
+#include "rules/checker.h"
+
+namespace fs = std::filesystem;
+using namespace fxlint;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// line (1-based) -> expected codes
+std::map<uint32_t, std::multiset<std::string>> expected_codes(const std::string& text) {
+  std::map<uint32_t, std::multiset<std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  uint32_t row = 0;
+  while (std::getline(in, line)) {
+    ++row;
+    auto p = line.find("# expect:");
+    if (p == std::string::npos) continue;
+    std::string rest = line.substr(p + 9);
+    std::string code;
+    for (char c : rest + ",") {
+      if (c == ',' || c == ' ') {
+        if (!code.empty()) out[row].insert(code);
+        code.clear();
+      } else {
+        code += c;
+      }
+    }
+  }
+  return out;
+}
+
+Target target_of(const std::string& text) {
+  auto p = text.find("# fxlint-test: target=");
+  if (p == std::string::npos) return Target::Fx2Onnx;
+  std::string name;
+  for (size_t i = p + 22; i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])); ++i) name += text[i];
+  return parse_target(name).value_or(Target::Fx2Onnx);
+}
+
+}  // namespace
+
+TEST_CASE("rule fixtures: every marked line flagged, nothing else") {
+  fs::path dir = fs::path(FXLINT_SOURCE_DIR) / "tests" / "fixtures" / "rules";
+  std::vector<fs::path> fixtures;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() == ".py" && name.find(".fixed.") == std::string::npos) fixtures.push_back(e.path());
+  }
+  std::sort(fixtures.begin(), fixtures.end());
+  REQUIRE(!fixtures.empty());
+  for (const fs::path& path : fixtures) {
+    DYNAMIC_SECTION(path.filename().string()) {
+      std::string text = read_file(path);
+      Target target = target_of(text);
+      SourceInput input{path.string(), path.stem().string(), text, default_rules(target), target};
+      input.enabled.set(static_cast<size_t>(RuleId::FX901));
+      std::vector<SourceInput> inputs{input};
+      auto result = check_sources(inputs, CheckOptions{});
+      LineIndex lines(text);
+      std::map<uint32_t, std::multiset<std::string>> actual;
+      for (const Diagnostic& d : result[0]) actual[lines.location(d.range.start).row].insert(d.code);
+      auto expected = expected_codes(text);
+      std::ostringstream report;
+      for (const auto& [row, codes] : expected) {
+        std::set<std::string> want(codes.begin(), codes.end());
+        std::set<std::string> got(actual[row].begin(), actual[row].end());
+        if (want != got) {
+          report << path.filename().string() << ":" << row << ": expected";
+          for (auto& c : want) report << " " << c;
+          report << ", got";
+          for (auto& c : got) report << " " << c;
+          report << "\n";
+        }
+      }
+      for (const auto& [row, codes] : actual) {
+        if (expected.count(row)) continue;
+        report << path.filename().string() << ":" << row << ": unexpected";
+        for (auto& c : codes) report << " " << c;
+        report << "\n";
+      }
+      INFO(report.str());
+      CHECK(report.str().empty());
+    }
+  }
+}
