@@ -61,10 +61,34 @@ class Indexer {
   };
 
   void visit_block(Node block, const Ctx& ctx) {
+    if (block.is(NodeKind::Block)) check_indentation(block);
     for_each_child(block, [&](Node c) { visit(c, ctx); });
   }
 
+  // Column of a node when only whitespace precedes it on its line; -1 otherwise.
+  int line_indent(Node n) const {
+    uint32_t i = n.start();
+    while (i > 0 && src_[i - 1] != '\n' && src_[i - 1] != '\r') {
+      if (src_[i - 1] != ' ' && src_[i - 1] != '\t') return -1;
+      --i;
+    }
+    return static_cast<int>(n.start() - i);
+  }
+
+  void check_indentation(Node block) {
+    if (m_.indentation_error) return;
+    int expected = -1;
+    for_each_child(block, [&](Node s) {
+      if (m_.indentation_error || !s.is_named() || s.is(NodeKind::Comment)) return;
+      int col = line_indent(s);
+      if (col < 0) return;
+      if (expected < 0) expected = col;
+      else if (col != expected) m_.indentation_error = s.range();
+    });
+  }
+
   void visit_children(Node n, const Ctx& ctx) {
+    if (n.is(NodeKind::Block)) check_indentation(n);
     Ctx inner = ctx;
     inner.top_level = false;
     for_each_child(n, [&](Node c) { visit(c, inner); });
@@ -138,6 +162,9 @@ class Indexer {
       case NodeKind::Call:
         index_call(n, ctx);
         break;
+      case NodeKind::ExpressionStatement:
+        for_each_child(n, [&](Node c) { visit(c, ctx); });
+        return;
       case NodeKind::IfStatement:
         if (ctx.function >= 0) {
           index_if(n, ctx);

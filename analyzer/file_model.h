@@ -4,6 +4,7 @@
 // seeds, and facts about module-level names. Cross-file questions (is this
 // function compiled? is this global mutable?) are answered by ProjectModel.
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -99,6 +100,9 @@ struct FileModel {
   std::unordered_map<std::string, std::string> instances;
   std::vector<CompileSeed> compile_seeds;
   std::vector<TextRange> comments;
+  // First statement indented unlike its block's first statement (the grammar
+  // accepts it; Python says "unexpected indent").
+  std::optional<TextRange> indentation_error;
 };
 
 struct IndexOptions {

@@ -820,8 +820,7 @@ class Walker final : public WalkContext {
                                                                                                 : Value::unknown();
       }
     }
-    Value cv = value_of(callee);
-    if (cv.kind == ValueKind::Module) return Value::tensor();
+    if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) return Value::tensor();
     return Value::unknown();
   }
 
@@ -877,6 +876,7 @@ class Walker final : public WalkContext {
         Node cu = callee.unparenthesized();
         if (cu.is(NodeKind::Attribute)) {
           eval(cu.field("object"));
+          cache_[cu.raw().id] = attribute_value(cu);
         } else {
           eval(callee);
         }
@@ -927,8 +927,13 @@ class Walker final : public WalkContext {
         Node right = e.field("right");
         Value l = eval(left, test);
         report_operand(left, l, e);
+        // The right operand runs only when the left is true (and) / false (or).
+        Env saved = env_;
+        Node op = e.field("operator");
+        narrow(left, !(op && op.text(src_) == "or"));
         Value r = eval(right, test);
         if (test) report_operand(right, r, e);
+        env_ = std::move(saved);
         if (l.kind == ValueKind::Static && r.kind == ValueKind::Static) return Value::of(ValueKind::Static);
         return join(l, r);
       }

@@ -22,7 +22,7 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
   }
   for (size_t i = 0; i < files.size(); ++i) {
     for (size_t c = 0; c < files[i]->classes.size(); ++c) {
-      module_class_[i][c] = module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0) ? 1 : 0;
+      module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0);
     }
   }
   compute_regions(entry_points);
@@ -64,14 +64,22 @@ std::vector<ClassRef> ProjectModel::bases_of(ClassRef c) const {
   return out;
 }
 
+// Memoized; a class is marked "no" while its bases are visited, so cycles end.
 bool ProjectModel::module_class_uncached(ClassRef c, int depth) const {
-  if (depth > 20) return false;
+  int8_t& memo = const_cast<int8_t&>(module_class_[static_cast<size_t>(c.file)][static_cast<size_t>(c.cls)]);
+  if (memo >= 0) return memo == 1;
+  memo = 0;
+  if (depth > 50) return false;
   const FileModel& f = file(c.file);
   for (const std::string& b : f.classes[static_cast<size_t>(c.cls)].bases) {
     std::string q = f.imports.qualify(b);
-    if (q.starts_with("torch.nn.") || q.starts_with("torchvision.")) return true;
     ClassRef r = resolve_class(c.file, b);
-    if (r.valid() && !(r.file == c.file && r.cls == c.cls) && module_class_uncached(r, depth + 1)) return true;
+    bool yes = q.starts_with("torch.nn.") || q.starts_with("torchvision.") ||
+               (r.valid() && module_class_uncached(r, depth + 1));
+    if (yes) {
+      memo = 1;
+      return true;
+    }
   }
   return false;
 }

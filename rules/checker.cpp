@@ -89,6 +89,9 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   if (size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos) {
     out.push_back({"FX900", "file is not valid UTF-8", {static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)},
                    Severity::Error, std::nullopt});
+  } else if (file.model.indentation_error && !file.tree->has_error()) {
+    out.push_back({"FX900", "syntax error: unexpected indent", *file.model.indentation_error, Severity::Error,
+                   std::nullopt});
   } else if (Node err = file.tree->first_error()) {
     std::string what = err.is_missing() ? "syntax error: expected `" + std::string(err.type()) + "`"
                                         : "syntax error: unexpected `" +
@@ -130,6 +133,9 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   apply_suppressions(out, suppressions, lines);
   if (enabled(RuleId::FX901) && !suppressions.skip_file) {
     for (const Suppression& s : suppressions.items) {
+      if (s.all && !s.used_all) {
+        out.push_back({"FX901", "unused blanket `noqa`", s.range, Severity::Warning, std::nullopt});
+      }
       for (size_t i = 0; i < s.codes.size(); ++i) {
         auto id = find_rule(s.codes[i]);
         if (s.used[i] || !id || !enabled(*id)) continue;

@@ -1,5 +1,6 @@
 // FX304: a size argument (`zeros(n)`, `view(n, -1)`, `x[:n]`) computed from tensor values.
-#include <unordered_set>
+#include <unordered_map>
+#include <vector>
 
 #include "rules/check.h"
 #include "rules/check_support.h"
@@ -7,19 +8,25 @@
 namespace fxlint {
 namespace {
 
-bool size_function(std::string_view q) {
-  static const std::unordered_set<std::string_view> s = {
-      "torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn",
-      "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.randperm",
-      "torch.randint", "torch.tril_indices", "torch.triu_indices"};
-  return s.count(q) > 0;
+constexpr int kAll = -1;   // every positional argument is a size
+constexpr int kLast = -2;  // the last positional argument
+
+// Which positional argument of each call gives a size.
+const std::unordered_map<std::string_view, int>& size_functions() {
+  static const std::unordered_map<std::string_view, int> m = {
+      {"torch.zeros", kAll}, {"torch.ones", kAll}, {"torch.empty", kAll}, {"torch.rand", kAll},
+      {"torch.randn", kAll}, {"torch.eye", kAll}, {"torch.randperm", kAll}, {"torch.arange", kAll},
+      {"torch.full", 0}, {"torch.linspace", 2}, {"torch.logspace", 2}, {"torch.randint", kLast},
+      {"torch.tril_indices", kAll}, {"torch.triu_indices", kAll}};
+  return m;
 }
 
-bool size_method(std::string_view m) {
-  static const std::unordered_set<std::string_view> s = {
-      "view", "reshape", "expand", "repeat", "narrow", "new_zeros", "new_ones", "new_empty",
-      "new_full", "tile", "unflatten", "resize_", "split", "topk"};
-  return s.count(m) > 0;
+const std::unordered_map<std::string_view, int>& size_methods() {
+  static const std::unordered_map<std::string_view, int> m = {
+      {"view", kAll}, {"reshape", kAll}, {"expand", kAll}, {"repeat", kAll}, {"tile", kAll},
+      {"new_zeros", kAll}, {"new_ones", kAll}, {"new_empty", kAll}, {"new_full", 0},
+      {"narrow", 2}, {"split", 0}, {"topk", 0}, {"unflatten", 1}, {"resize_", kAll}};
+  return m;
 }
 
 class DataDependentSize final : public Check {
@@ -28,15 +35,26 @@ class DataDependentSize final : public Check {
 
   void on_call(Node call, const WalkContext& ctx) override {
     std::string_view src = ctx.source();
-    bool sized = size_function(ctx.resolve(call.field("function")));
-    if (!sized) {
+    std::string q = ctx.resolve(call.field("function"));
+    int which = 0;
+    bool sized = false;
+    if (auto it = size_functions().find(q); it != size_functions().end()) {
+      sized = true;
+      which = it->second;
+    } else {
       std::string_view m = support::method_name(call, src);
-      sized = !m.empty() && size_method(m) && ctx.value_of(support::receiver(call)).is_tensor();
+      auto mt = size_methods().find(m);
+      if (mt != size_methods().end() && ctx.value_of(support::receiver(call)).is_tensor()) {
+        sized = true;
+        which = mt->second;
+      }
     }
     if (!sized) return;
-    for (Node a : support::positional_args(call)) {
-      if (data_dependent(a, ctx)) {
-        sink_.report(RuleId::FX304, a.range(), "size argument computed from tensor values gives a data-dependent shape");
+    std::vector<Node> args = support::positional_args(call);
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool is_size = which == kAll || (which == kLast && i + 1 == args.size()) || static_cast<int>(i) == which;
+      if (is_size && data_dependent(args[i], ctx)) {
+        sink_.report(RuleId::FX304, args[i].range(), "size argument computed from tensor values gives a data-dependent shape");
         return;
       }
     }
@@ -56,16 +74,16 @@ class DataDependentSize final : public Check {
   }
 
  private:
-  // Python values drawn from tensor data; a tuple/list of sizes counts if any element is.
+  // Tensor data as a size; a tuple/list of sizes counts if any element is.
   static bool data_dependent(Node a, const WalkContext& ctx) {
     Node u = a.unparenthesized();
     if (u.is(NodeKind::Tuple) || u.is(NodeKind::List)) {
       for (Node c : u.children()) {
-        if (ctx.value_of(c).is_tensor_data()) return true;
+        if (ctx.value_of(c).depends_on_tensor_data()) return true;
       }
       return false;
     }
-    return ctx.value_of(a).is_tensor_data();
+    return ctx.value_of(a).depends_on_tensor_data();
   }
 };
 

@@ -34,6 +34,18 @@ class OuterContainerMutation final : public Check {
     report(call, recv, stores_tensor, ctx);
   }
 
+  void on_statement(Node stmt, const WalkContext& ctx) override {
+    if (!stmt.is(NodeKind::DeleteStatement)) return;
+    for (Node t : stmt.children()) {
+      std::vector<Node> targets = t.is(NodeKind::ExpressionList) ? t.children() : std::vector<Node>{t};
+      for (Node sub : targets) {
+        if (!sub.is(NodeKind::Subscript)) continue;
+        Node recv = sub.field("value");
+        if (support::is_outer_object(recv, ctx) && !not_a_container(ctx.value_of(recv))) report(sub, recv, false, ctx);
+      }
+    }
+  }
+
   void on_store(Node target, Node value, Node, const WalkContext& ctx) override {
     if (!target.is(NodeKind::Subscript)) return;
     Node recv = target.field("value");

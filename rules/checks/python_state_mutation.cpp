@@ -39,6 +39,13 @@ class PythonStateMutation final : public Check {
   }
 
   void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
+    if (target.is(NodeKind::Attribute) && value && ctx.function().name != "__init__" &&
+        support::is_outer_object(target, ctx) && ctx.value_of(value).kind == ValueKind::Static) {
+      sink_.report(RuleId::FX203, stmt.range(),
+                   "rebinds Python attribute `" + std::string(target.text(ctx.source())) +
+                       "`; the trace runs it once and never again");
+      return;
+    }
     if (!target.is(NodeKind::Identifier) || !value) return;
     std::string_view name = target.text(ctx.source());
     bool global = ctx.declared_global(name);

@@ -41,7 +41,8 @@ class TensorToPython final : public Check {
             sink_.report(RuleId::FX102, bound.range(), "tensor used as a slice bound is read as a Python int");
           }
         }
-      } else if (base.kind == ValueKind::TensorSequence && ctx.value_of(index).is_tensor()) {
+      } else if ((base.kind == ValueKind::TensorSequence || base.kind == ValueKind::Static) &&
+                 ctx.value_of(index).is_tensor()) {
         sink_.report(RuleId::FX102, index.range(), "tensor used as an index into a Python sequence is read as a Python int");
       }
     }

@@ -13,7 +13,8 @@ class UntraceableCall final : public Check {
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
-    bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy";
+    bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
+                  q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
                    module == "PIL" || module == "pandas";
     if (!always && !(on_data && has_tensor_argument(call, ctx))) return;
