@@ -31,6 +31,8 @@ class WalkContext {
   virtual bool declared_global(std::string_view name) const = 0;
   virtual bool declared_nonlocal(std::string_view name) const = 0;
   virtual bool is_mutable_global(std::string_view name) const = 0;
+  // `mod.NAME` where mod is a project module whose NAME is rebound or mutated.
+  virtual bool is_mutable_module_attribute(Node attribute) const = 0;
   virtual const GlobalFacts* global_facts(std::string_view name) const = 0;
   // `self` of the enclosing method, "" in plain functions.
   virtual std::string_view self_name() const = 0;

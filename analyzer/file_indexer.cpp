@@ -443,7 +443,10 @@ class Indexer {
         if (!callee.empty() && is_capitalized(callee)) m_.instances[name] = callee;
       }
     }
-    if (left.is(NodeKind::Attribute) && right) index_self_attribute(left, right, ctx);
+    if (left.is(NodeKind::Attribute) && right) {
+      index_self_attribute(left, right, ctx);
+      note_external_write(left);
+    }
     if (left.is(NodeKind::Subscript)) note_item_mutation(left, ctx);
   }
 
@@ -460,7 +463,18 @@ class Indexer {
       }
     } else if (left.is(NodeKind::Subscript)) {
       note_item_mutation(left, ctx);
+    } else if (left.is(NodeKind::Attribute)) {
+      note_external_write(left);
     }
+  }
+
+  // `mod.NAME = v` where `mod` is an imported module.
+  void note_external_write(Node attr) {
+    Node object = attr.field("object").unparenthesized();
+    if (!object.is(NodeKind::Identifier) && !object.is(NodeKind::Attribute)) return;
+    std::string q = m_.imports.qualify(object, src_);
+    Node name = attr.field("attribute");
+    if (!q.empty() && name) m_.external_writes.push_back(q + "." + std::string(name.text(src_)));
   }
 
   void index_self_attribute(Node attr, Node value, const Ctx& ctx) {

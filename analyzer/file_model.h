@@ -100,6 +100,8 @@ struct FileModel {
   std::unordered_map<std::string, std::string> instances;
   std::vector<CompileSeed> compile_seeds;
   std::vector<TextRange> comments;
+  // Module-level names of other modules this file rebinds: "pkg.stats.SCALE" for `stats.SCALE = 2`.
+  std::vector<std::string> external_writes;
   // First statement indented unlike its block's first statement (the grammar
   // accepts it; Python says "unexpected indent").
   std::optional<TextRange> indentation_error;

@@ -138,6 +138,13 @@ class Walker final : public WalkContext {
   bool is_mutable_global(std::string_view name) const override {
     return project_.is_mutable_global(file_index_, name);
   }
+  bool is_mutable_module_attribute(Node attribute) const override {
+    Node object = attribute.field("object").unparenthesized();
+    if (!object.is(NodeKind::Identifier) || !file_.imports.find(object.text(src_))) return false;
+    if (scope_of(object.text(src_)) != NameScope::Global) return false;
+    std::string q = file_.imports.qualify(attribute, src_);
+    return !q.empty() && project_.is_mutable_module_global(q);
+  }
   const GlobalFacts* global_facts(std::string_view name) const override {
     auto it = file_.globals.find(std::string(name));
     return it == file_.globals.end() ? nullptr : &it->second;

@@ -19,6 +19,7 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
   for (size_t i = 0; i < files.size(); ++i) {
     if (!files[i]->module_name.empty()) by_module_[files[i]->module_name] = static_cast<int>(i);
     module_class_.emplace_back(files[i]->classes.size(), int8_t{-1});
+    for (const std::string& w : files[i]->external_writes) external_writes_.insert(w);
   }
   for (size_t i = 0; i < files.size(); ++i) {
     for (size_t c = 0; c < files[i]->classes.size(); ++c) {
@@ -180,7 +181,13 @@ bool ProjectModel::is_mutable_global(int file, std::string_view name) const {
   const FileModel& f = this->file(file);
   auto it = f.globals.find(std::string(name));
   if (it == f.globals.end() || it->second.is_function_or_class) return false;
-  return it->second.is_mutable();
+  return it->second.is_mutable() || external_writes_.count(f.module_name + "." + std::string(name)) > 0;
+}
+
+bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
+  auto [module, name] = split_last(qualified);
+  auto m = by_module_.find(std::string(module));
+  return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, FunctionRef f) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analyzer/file_model.h"
@@ -44,6 +45,8 @@ class ProjectModel {
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
+  // The same for a qualified "pkg.module.NAME" of a project module.
+  bool is_mutable_module_global(std::string_view qualified) const;
 
   const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
   // Class whose method (at any nesting depth) `function` is; -1 when none.
@@ -57,6 +60,7 @@ class ProjectModel {
 
   std::span<const FileModel* const> files_;
   std::unordered_map<std::string, int> by_module_;  // module name -> file
+  std::unordered_set<std::string> external_writes_;
   std::vector<std::vector<bool>> region_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
 };

@@ -1,6 +1,7 @@
 #include "analyzer/syntax_tree.h"
 
 #include <cstring>
+#include <unordered_map>
 
 namespace fxlint {
 
@@ -36,8 +37,16 @@ TSPoint point_at(std::string_view text, uint32_t offset) {
 
 }  // namespace
 
+// Field names come from string literals: cache their ids by pointer so a
+// lookup is not a string search over the grammar's field table every time.
 Node Node::field(const char* name) const {
-  return Node(ts_node_child_by_field_name(node_, name, static_cast<uint32_t>(std::strlen(name))));
+  thread_local std::unordered_map<const char*, TSFieldId> ids;
+  auto it = ids.find(name);
+  if (it == ids.end()) {
+    TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)));
+    it = ids.emplace(name, id).first;
+  }
+  return Node(ts_node_child_by_field_id(node_, it->second));
 }
 
 std::vector<Node> Node::children() const {

@@ -28,13 +28,24 @@ class GlobalRead final : public Check {
   using Check::Check;
   void on_name_load(Node id, const WalkContext& ctx) override {
     std::string_view name = id.text(ctx.source());
+    Node parent = id.parent();
+    if (parent && parent.is(NodeKind::Attribute) && parent.field("object") == id &&
+        ctx.is_mutable_module_attribute(parent) && !is_mutation_receiver(parent)) {
+      report(parent, parent.text(ctx.source()), ctx);
+      return;
+    }
     if (ctx.scope_of(name) != NameScope::Global || ctx.declared_global(name)) return;
     if (!ctx.is_mutable_global(name) || is_mutation_receiver(id)) return;
+    report(id, name, ctx);
+  }
+
+ private:
+  void report(Node where, std::string_view name, const WalkContext& ctx) {
     if (ctx.in_condition()) {
-      sink_.report(RuleId::FX202, id.range(),
+      sink_.report(RuleId::FX202, where.range(),
                    "branch depends on mutable global `" + std::string(name) + "`; the branch taken at trace time is frozen");
     } else {
-      sink_.report(RuleId::FX201, id.range(),
+      sink_.report(RuleId::FX201, where.range(),
                    "reads mutable global `" + std::string(name) + "`; the trace freezes its current value");
     }
   }

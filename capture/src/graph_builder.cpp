@@ -1,0 +1,323 @@
+#include "graph_builder.h"
+
+#include <Python.h>
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_set>
+
+namespace fxcap {
+
+GraphBuilder::GraphBuilder() {
+  fx_graph_cls_ = py::module_::import("torch.fx").attr("Graph");
+  getitem_ = py::module_::import("operator").attr("getitem");
+  py::module_ torch = py::module_::import("torch");
+  tensor_cls_ = torch.attr("Tensor");
+  module_cls_ = torch.attr("nn").attr("Module");
+}
+
+bool GraphBuilder::is_tensor(py::handle value) const {
+  if (!value) return false;
+  return PyObject_IsInstance(value.ptr(), tensor_cls_.ptr()) == 1;
+}
+
+bool GraphBuilder::contains_tensor(py::handle value) const {
+  if (!value) return false;
+  if (is_tensor(value)) return true;
+  if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
+    for (auto item : value)
+      if (contains_tensor(item)) return true;
+    return false;
+  }
+  if (PyDict_Check(value.ptr())) {
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(value.ptr(), &pos, &k, &v))
+      if (contains_tensor(v)) return true;
+    return false;
+  }
+  if (PySlice_Check(value.ptr())) {
+    return contains_tensor(value.attr("start")) || contains_tensor(value.attr("stop")) ||
+           contains_tensor(value.attr("step"));
+  }
+  return false;
+}
+
+void GraphBuilder::set_root(py::handle module) {
+  auto remember = [&](py::handle pairs) {
+    for (auto item : pairs) {
+      auto t = py::reinterpret_borrow<py::tuple>(item);
+      std::string name = py::str(t[0]);
+      if (name.empty()) continue;
+      keep_alive_.push_back(py::reinterpret_borrow<py::object>(t[1]));
+      root_names_.emplace(t[1].ptr(), name);
+    }
+  };
+  remember(module.attr("named_parameters")());
+  remember(module.attr("named_buffers")());
+  remember(module.attr("named_modules")(py::arg("remove_duplicate") = false));
+}
+
+GraphBuilder::GraphRec& GraphBuilder::current() {
+  if (current_ < 0) {
+    GraphRec rec;
+    rec.graph = fx_graph_cls_();
+    graphs_.push_back(std::move(rec));
+    current_ = static_cast<int>(graphs_.size()) - 1;
+  }
+  return graphs_[current_];
+}
+
+void GraphBuilder::close_graph() { current_ = -1; }
+
+static std::string sanitize(std::string name) {
+  for (auto& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "_" + name;
+  return name;
+}
+
+py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::handle tensor) {
+  py::object node;
+  if (g.first_non_placeholder) {
+    py::object ctx = g.graph.attr("inserting_before")(g.first_non_placeholder);
+    ctx.attr("__enter__")();
+    node = g.graph.attr("placeholder")(sanitize(name));
+    ctx.attr("__exit__")(py::none(), py::none(), py::none());
+  } else {
+    node = g.graph.attr("placeholder")(sanitize(name));
+  }
+  g.placeholders[tensor.ptr()] = node;
+  g.input_tensors.push_back(py::reinterpret_borrow<py::object>(tensor));
+  return node;
+}
+
+void GraphBuilder::add_input(const std::string& name, py::handle tensor) {
+  GraphRec& g = current();
+  if (g.placeholders.count(tensor.ptr())) return;
+  placeholder(g, name, tensor);
+  Origin o;
+  o.kind = Origin::External;
+  o.tensor = py::reinterpret_borrow<py::object>(tensor);
+  origins_[tensor.ptr()] = o;
+}
+
+std::string GraphBuilder::attr_name_for(py::handle obj, const char* prefix) {
+  auto it = root_names_.find(obj.ptr());
+  if (it != root_names_.end()) return it->second;
+  std::string name = std::string(prefix) + std::to_string(constant_counter_++);
+  keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
+  root_names_.emplace(obj.ptr(), name);
+  return name;
+}
+
+py::object GraphBuilder::node_in(int gi, py::handle tensor) {
+  GraphRec& g = graphs_[gi];
+  auto it = origins_.find(tensor.ptr());
+  if (it != origins_.end()) {
+    Origin& o = it->second;
+    if (o.graph == gi && o.kind == Origin::Lazy) {
+      o.node = g.graph.attr("call_function")(getitem_, py::make_tuple(o.parent_node, o.key));
+      o.kind = Origin::Node;
+      g.call_nodes++;
+    }
+    if (o.graph == gi && o.kind == Origin::Node) return o.node;
+  }
+  auto ph = g.placeholders.find(tensor.ptr());
+  if (ph != g.placeholders.end()) return ph->second;
+  if (it == origins_.end()) {
+    // Parameters, buffers and tensors that live outside the function: attributes.
+    std::string name = attr_name_for(tensor, "_tensor_constant");
+    auto cached = g.attrs.find(name);
+    if (cached != g.attrs.end()) return cached->second;
+    attr_table_[py::str(name)] = tensor;
+    py::object node = g.graph.attr("get_attr")(name);
+    if (!g.first_non_placeholder) g.first_non_placeholder = node;
+    g.attrs[name] = node;
+    return node;
+  }
+  Origin& o = it->second;
+  if (o.kind != Origin::External && o.graph >= 0 && o.graph < gi) {
+    node_in(o.graph, tensor);  // makes sure the producing graph has a node for it
+    graphs_[o.graph].escaping.push_back(py::reinterpret_borrow<py::object>(tensor));
+  }
+  return placeholder(g, "input_" + std::to_string(g.placeholders.size()), tensor);
+}
+
+py::object GraphBuilder::node_for(py::handle tensor) {
+  current();
+  return node_in(current_, tensor);
+}
+
+py::object GraphBuilder::map_arg(py::handle value) {
+  if (!value) return py::none();
+  if (!contains_tensor(value)) return py::reinterpret_borrow<py::object>(value);
+  if (is_tensor(value)) return node_for(value);
+  if (PyTuple_Check(value.ptr())) {
+    py::list items;
+    for (auto item : value) items.append(map_arg(item));
+    return py::tuple(items);
+  }
+  if (PyList_Check(value.ptr())) {
+    py::list items;
+    for (auto item : value) items.append(map_arg(item));
+    return items;
+  }
+  if (PyDict_Check(value.ptr())) {
+    py::dict out;
+    for (auto kv : py::reinterpret_borrow<py::dict>(value)) out[kv.first] = map_arg(kv.second);
+    return out;
+  }
+  if (PySlice_Check(value.ptr())) {
+    return py::reinterpret_steal<py::object>(PySlice_New(map_arg(value.attr("start")).ptr(),
+                                                         map_arg(value.attr("stop")).ptr(),
+                                                         map_arg(value.attr("step")).ptr()));
+  }
+  return py::reinterpret_borrow<py::object>(value);
+}
+
+void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
+  if (is_tensor(result)) {
+    Origin o;
+    o.kind = Origin::Node;
+    o.graph = gi;
+    o.node = py::reinterpret_borrow<py::object>(node);
+    o.tensor = py::reinterpret_borrow<py::object>(result);
+    origins_[result.ptr()] = o;
+    return;
+  }
+  auto lazy_item = [&](py::handle key, py::handle item) {
+    if (is_tensor(item)) {
+      Origin o;
+      o.kind = Origin::Lazy;
+      o.graph = gi;
+      o.parent_node = py::reinterpret_borrow<py::object>(node);
+      o.key = py::reinterpret_borrow<py::object>(key);
+      o.tensor = py::reinterpret_borrow<py::object>(item);
+      origins_[item.ptr()] = o;
+    } else if (contains_tensor(item)) {
+      py::object sub = graphs_[gi].graph.attr("call_function")(getitem_, py::make_tuple(node, key));
+      graphs_[gi].call_nodes++;
+      register_result(gi, item, sub);
+    }
+  };
+  if (PyTuple_Check(result.ptr()) || PyList_Check(result.ptr())) {
+    Py_ssize_t i = 0;
+    for (auto item : result) lazy_item(py::int_(i++), item);
+  } else if (PyDict_Check(result.ptr())) {
+    for (auto kv : py::reinterpret_borrow<py::dict>(result)) lazy_item(kv.first, kv.second);
+  }
+}
+
+py::object GraphBuilder::record(const char* op, py::handle target, py::handle args, py::handle kwargs,
+                                py::handle result, bool counts) {
+  GraphRec& g = current();
+  py::object margs = map_arg(args);
+  py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
+  GraphRec& g2 = graphs_[current_];  // map_arg may not reallocate the current graph, but be safe
+  (void)g;
+  py::object node = g2.graph.attr("create_node")(op, target, margs, mkwargs);
+  if (!g2.first_non_placeholder) g2.first_non_placeholder = node;
+  if (counts) g2.call_nodes++;
+  register_result(current_, result, node);
+  return node;
+}
+
+py::object GraphBuilder::record_module(py::handle module, py::handle args, py::handle kwargs, py::handle result) {
+  std::string prefix = py::str(py::type::of(module).attr("__name__"));
+  std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string name = attr_name_for(module, (sanitize(prefix) + "_").c_str());
+  attr_table_[py::str(name)] = module;
+  return record("call_module", py::str(name), args, kwargs, result);
+}
+
+void GraphBuilder::mark_external(py::handle value) {
+  if (!value) return;
+  if (is_tensor(value)) {
+    Origin o;
+    o.kind = Origin::External;
+    o.tensor = py::reinterpret_borrow<py::object>(value);
+    origins_[value.ptr()] = o;
+    return;
+  }
+  if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
+    for (auto item : value) mark_external(item);
+  } else if (PyDict_Check(value.ptr())) {
+    for (auto kv : py::reinterpret_borrow<py::dict>(value)) mark_external(kv.second);
+  }
+}
+
+void GraphBuilder::escape(py::handle value) {
+  if (!value) return;
+  if (is_tensor(value)) {
+    auto it = origins_.find(value.ptr());
+    if (it == origins_.end() || it->second.kind == Origin::External || it->second.graph < 0) return;
+    int gi = it->second.graph;
+    node_in(gi, value);
+    graphs_[gi].escaping.push_back(py::reinterpret_borrow<py::object>(value));
+    return;
+  }
+  if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
+    for (auto item : value) escape(item);
+  } else if (PyDict_Check(value.ptr())) {
+    for (auto kv : py::reinterpret_borrow<py::dict>(value)) escape(kv.second);
+  }
+}
+
+static void collect_tensors(const GraphBuilder& b, py::handle value, std::vector<py::object>& out) {
+  if (b.is_tensor(value)) {
+    out.push_back(py::reinterpret_borrow<py::object>(value));
+  } else if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
+    for (auto item : value) collect_tensors(b, item, out);
+  } else if (PyDict_Check(value.ptr())) {
+    for (auto kv : py::reinterpret_borrow<py::dict>(value)) collect_tensors(b, kv.second, out);
+  }
+}
+
+py::dict GraphBuilder::finish(py::handle return_value) {
+  int last = static_cast<int>(graphs_.size()) - 1;
+  std::vector<bool> returns_value(graphs_.size(), false);
+  if (last >= 0 && graphs_[last].call_nodes > 0) {
+    current_ = last;
+    py::object out = map_arg(return_value);
+    graphs_[last].graph.attr("output")(out);
+    returns_value[last] = true;
+  } else {
+    std::vector<py::object> tensors;
+    collect_tensors(*this, return_value, tensors);
+    for (auto& t : tensors) {
+      auto it = origins_.find(t.ptr());
+      if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph >= 0)
+        graphs_[it->second.graph].escaping.push_back(t);
+    }
+  }
+  for (int gi = returns_value.empty() ? -1 : (returns_value[last] ? last - 1 : last); gi >= 0; --gi) {
+    GraphRec& g = graphs_[gi];
+    py::list outs;
+    std::unordered_set<PyObject*> seen;
+    for (size_t k = 0; k < g.escaping.size(); ++k) {
+      py::object t = g.escaping[k];
+      if (!seen.insert(t.ptr()).second) continue;
+      outs.append(node_in(gi, t));
+    }
+    graphs_[gi].graph.attr("output")(py::tuple(outs));
+  }
+  current_ = -1;
+  py::list graphs;
+  for (size_t gi = 0; gi < graphs_.size(); ++gi) {
+    py::dict d;
+    d["graph"] = graphs_[gi].graph;
+    d["call_nodes"] = graphs_[gi].call_nodes;
+    py::list inputs;
+    for (auto& t : graphs_[gi].input_tensors) inputs.append(t);
+    d["inputs"] = inputs;
+    d["returns_value"] = static_cast<bool>(returns_value[gi]);
+    graphs.append(d);
+  }
+  py::dict out;
+  out["graphs"] = graphs;
+  out["attrs"] = attr_table_;
+  return out;
+}
+
+}  // namespace fxcap

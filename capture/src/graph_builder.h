@@ -1,0 +1,89 @@
+// The torch.fx graphs of one capture and the link between real tensors and
+// graph nodes. Capture is concolic: every tensor on the interpreter's stack is
+// a real tensor, and this map says which node of which graph produced it.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fxcap {
+
+namespace py = pybind11;
+
+class GraphBuilder {
+ public:
+  GraphBuilder();
+
+  bool is_tensor(py::handle value) const;
+  // True when value is a tensor or a tuple/list/dict/slice holding one.
+  bool contains_tensor(py::handle value) const;
+
+  // Names of parameters, buffers and sub-modules of the captured root module.
+  void set_root(py::handle module);
+  // Placeholders of the first graph for the captured function's tensor arguments.
+  void add_input(const std::string& name, py::handle tensor);
+
+  // Adds a call node to the current graph (opening one after a break) and
+  // registers every tensor in `result` as produced by it.
+  // `counts` is false for bookkeeping nodes (grad-mode switches) that do not
+  // make a graph worth compiling on their own.
+  py::object record(const char* op, py::handle target, py::handle args, py::handle kwargs, py::handle result,
+                    bool counts = true);
+  // A call_module node for `module`, named by its path under the root.
+  py::object record_module(py::handle module, py::handle args, py::handle kwargs, py::handle result);
+  // Tensors made outside any graph (by code run eagerly at a break) become
+  // inputs of the graph that first uses them.
+  void mark_external(py::handle value);
+  // Tensors in `value` are read by eager code at a break: their graphs return them.
+  void escape(py::handle value);
+
+  // Ends the current graph; the next recorded node opens a new one.
+  void close_graph();
+  int current_graph_index() const { return current_; }
+  int graph_slots() const { return static_cast<int>(graphs_.size()); }
+
+  // Sets every graph's outputs and returns them, with the attribute table
+  // their get_attr/call_module nodes refer to.
+  py::dict finish(py::handle return_value);
+
+ private:
+  struct Origin {
+    enum Kind { Node, Lazy, External } kind = External;
+    int graph = -1;
+    py::object node;         // Node: the producing node
+    py::object parent_node;  // Lazy: a container node, element `key`
+    py::object key;
+    py::object tensor;       // keeps the tensor alive so its address stays unique
+  };
+  struct GraphRec {
+    py::object graph;
+    std::unordered_map<PyObject*, py::object> placeholders;  // tensor -> placeholder
+    std::unordered_map<std::string, py::object> attrs;       // get_attr target -> node
+    std::vector<py::object> escaping;                        // tensors used by later graphs
+    std::vector<py::object> input_tensors;                   // real values of placeholders
+    py::object first_non_placeholder;
+    int call_nodes = 0;
+  };
+
+  GraphRec& current();
+  py::object node_for(py::handle tensor);
+  py::object node_in(int graph, py::handle tensor);
+  py::object map_arg(py::handle value);
+  py::object placeholder(GraphRec& g, const std::string& name, py::handle tensor);
+  std::string attr_name_for(py::handle obj, const char* prefix);
+  void register_result(int graph, py::handle result, py::handle node);
+
+  py::object fx_graph_cls_, getitem_, tensor_cls_, module_cls_;
+  std::vector<GraphRec> graphs_;
+  int current_ = -1;
+  std::unordered_map<PyObject*, Origin> origins_;
+  std::unordered_map<PyObject*, std::string> root_names_;  // params, buffers, modules
+  py::dict attr_table_;
+  std::vector<py::object> keep_alive_;
+  int constant_counter_ = 0;
+};
+
+}  // namespace fxcap

@@ -1,0 +1,893 @@
+// One handler per opcode. Values on the stack are the real Python objects;
+// tensor work is mirrored into the current torch.fx graph by GraphBuilder.
+#include "interpreter.h"
+
+#include <Python.h>
+
+namespace fxcap {
+namespace {
+
+py::object steal_or_throw(PyObject* o) {
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+py::object pop(Frame& f) {
+  if (f.stack.empty()) throw InternalError("value stack underflow in " + f.code->name);
+  py::object v = std::move(f.stack.back());
+  f.stack.pop_back();
+  return v;
+}
+
+py::object& top(Frame& f, int depth = 1) {
+  if (static_cast<int>(f.stack.size()) < depth) throw InternalError("value stack underflow in " + f.code->name);
+  return f.stack[f.stack.size() - depth];
+}
+
+[[noreturn]] void raise(PyObject* type, const std::string& message) {
+  PyErr_SetString(type, message.c_str());
+  throw py::error_already_set();
+}
+
+[[noreturn]] void raise_object(py::handle exc) {
+  py::object tb = py::getattr(exc, "__traceback__", py::none());
+  Py_INCREF(Py_TYPE(exc.ptr()));
+  Py_INCREF(exc.ptr());
+  PyObject* tbp = tb.is_none() ? nullptr : tb.inc_ref().ptr();
+  PyErr_Restore(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr(), tbp);
+  throw py::error_already_set();
+}
+
+const char* const kBinaryNames[] = {"add", "and_", "floordiv", "lshift", "matmul", "mul", "mod",
+                                    "or_", "pow", "rshift", "sub", "truediv", "xor"};
+const char* const kInplaceNames[] = {"iadd", "iand", "ifloordiv", "ilshift", "imatmul", "imul", "imod",
+                                     "ior", "ipow", "irshift", "isub", "itruediv", "ixor"};
+const char* const kCompareNames[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+
+PyObject* apply_binary(int op, PyObject* a, PyObject* b) {
+  switch (op) {
+    case 0: return PyNumber_Add(a, b);
+    case 1: return PyNumber_And(a, b);
+    case 2: return PyNumber_FloorDivide(a, b);
+    case 3: return PyNumber_Lshift(a, b);
+    case 4: return PyNumber_MatrixMultiply(a, b);
+    case 5: return PyNumber_Multiply(a, b);
+    case 6: return PyNumber_Remainder(a, b);
+    case 7: return PyNumber_Or(a, b);
+    case 8: return PyNumber_Power(a, b, Py_None);
+    case 9: return PyNumber_Rshift(a, b);
+    case 10: return PyNumber_Subtract(a, b);
+    case 11: return PyNumber_TrueDivide(a, b);
+    case 12: return PyNumber_Xor(a, b);
+    case 13: return PyNumber_InPlaceAdd(a, b);
+    case 14: return PyNumber_InPlaceAnd(a, b);
+    case 15: return PyNumber_InPlaceFloorDivide(a, b);
+    case 16: return PyNumber_InPlaceLshift(a, b);
+    case 17: return PyNumber_InPlaceMatrixMultiply(a, b);
+    case 18: return PyNumber_InPlaceMultiply(a, b);
+    case 19: return PyNumber_InPlaceRemainder(a, b);
+    case 20: return PyNumber_InPlaceOr(a, b);
+    case 21: return PyNumber_InPlacePower(a, b, Py_None);
+    case 22: return PyNumber_InPlaceRshift(a, b);
+    case 23: return PyNumber_InPlaceSubtract(a, b);
+    case 24: return PyNumber_InPlaceTrueDivide(a, b);
+    case 25: return PyNumber_InPlaceXor(a, b);
+    default:
+      PyErr_Format(PyExc_SystemError, "unknown BINARY_OP argument %d", op);
+      return nullptr;
+  }
+}
+
+bool is_plain_data(py::handle v) {
+  PyObject* o = v.ptr();
+  return PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) || PyList_Check(o) ||
+         PyDict_Check(o) || PyTuple_Check(o) || PySet_Check(o) || PyComplex_Check(o);
+}
+
+}  // namespace
+
+Interpreter::Interpreter(CaptureOptions options) : options_(options) {
+  operator_ = py::module_::import("operator");
+  torch_ = py::module_::import("torch");
+  set_grad_enabled_ = torch_.attr("_C").attr("_set_grad_enabled");
+  is_grad_enabled_ = torch_.attr("is_grad_enabled");
+  tensor_cls_ = torch_.attr("Tensor");
+  module_cls_ = torch_.attr("nn").attr("Module");
+  getattr_ = py::module_::import("builtins").attr("getattr");
+}
+
+void Interpreter::mark_created(py::handle obj) {
+  if (created_.insert(obj.ptr()).second) keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
+}
+
+std::vector<StackEntry> Interpreter::user_stack() const {
+  std::vector<StackEntry> out;
+  for (const Frame* f : frames_) {
+    const Instr& in = f->code->instrs[f->current];
+    out.push_back({f->code->filename, in.line, f->code->name});
+  }
+  return out;
+}
+
+void Interpreter::graph_break(const BreakInfo& info) {
+  BreakRecord r;
+  r.info = info;
+  r.stack = user_stack();
+  r.graph_index = graphs_.current_graph_index();
+  records_.breaks.push_back(std::move(r));
+  graphs_.close_graph();
+}
+
+void Interpreter::side_effect(const std::string& kind, const std::string& target, py::handle value,
+                              const char* scalar_code, const char* tensor_code) {
+  SideEffectRecord r;
+  r.kind = kind;
+  r.target = target;
+  r.code = graphs_.contains_tensor(value) ? tensor_code : scalar_code;
+  r.value_type = value ? std::string(py::str(py::type::of(value).attr("__name__"))) : "None";
+  r.stack = user_stack();
+  records_.side_effects.push_back(std::move(r));
+}
+
+std::string Interpreter::source_of(py::handle obj) const {
+  if (root_ && obj.ptr() == root_.ptr()) return "L['self']";
+  if (root_ && module_sources_.empty()) {
+    auto& sources = const_cast<std::unordered_map<PyObject*, std::string>&>(module_sources_);
+    for (auto item : root_.attr("named_modules")()) {
+      auto t = py::reinterpret_borrow<py::tuple>(item);
+      std::string path = py::str(t[0]);
+      sources.emplace(t[1].ptr(), path.empty() ? "L['self']" : "L['self']." + path);
+    }
+  }
+  auto it = module_sources_.find(obj.ptr());
+  if (it != module_sources_.end()) return it->second;
+  return "<" + std::string(py::str(py::type::of(obj).attr("__qualname__"))) + " object>";
+}
+
+void Interpreter::record_global_read(Frame& f, const std::string& name, py::handle value) {
+  (void)f;
+  std::string source = "G['" + name + "']";
+  if (graphs_.is_tensor(value)) {
+    records_.add_guard(source, "TENSOR_MATCH", py::str(value.attr("dtype")).cast<std::string>() + " " +
+                                                   std::string(py::str(py::tuple(value.attr("shape")))));
+  } else if (PyModule_Check(value.ptr())) {
+    return;
+  } else if (PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1) {
+    records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr("__name__")));
+  } else if (value.is_none() || is_plain_data(value)) {
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard(source, "CONSTANT_MATCH", text);
+    if (!value.is_none()) records_.add_specialization(name, value, user_stack());
+  } else {
+    records_.add_guard(source, "ID_MATCH", py::str(py::type::of(value).attr("__name__")));
+  }
+}
+
+bool Interpreter::truth(Frame& f, py::handle value, bool assert_test) {
+  if (graphs_.is_tensor(value)) {
+    bool real = PyObject_IsTrue(value.ptr()) == 1;
+    if (PyErr_Occurred()) throw py::error_already_set();
+    if (assert_test) {
+      // As TorchDynamo does: an assert on a tensor stays in the graph.
+      graphs_.record("call_function", torch_.attr("_assert"),
+                     py::make_tuple(value, py::str("assertion error")), py::dict(), py::none());
+      return real;
+    }
+    (void)f;
+    graphs_.escape(value);
+    graph_break({"data-dependent branch: the condition is a tensor value", "FX103", "GB0170"});
+    return real;
+  }
+  int r = PyObject_IsTrue(value.ptr());
+  if (r < 0) throw py::error_already_set();
+  return r == 1;
+}
+
+py::object Interpreter::unbind(py::handle tensor) {
+  py::list out;
+  Py_ssize_t n = py::len(tensor);
+  for (Py_ssize_t i = 0; i < n; ++i) out.append(subscript(tensor, py::int_(i)));
+  return out;
+}
+
+py::object Interpreter::get_iter(py::handle value) {
+  if (graphs_.is_tensor(value)) return steal_or_throw(PyObject_GetIter(unbind(value).ptr()));
+  return steal_or_throw(PyObject_GetIter(value.ptr()));
+}
+
+py::object Interpreter::binary_op(int op, py::handle a, py::handle b) {
+  py::object result = steal_or_throw(apply_binary(op, a.ptr(), b.ptr()));
+  if (graphs_.is_tensor(result) && (graphs_.is_tensor(a) || graphs_.is_tensor(b))) {
+    const char* name = op < 13 ? kBinaryNames[op] : kInplaceNames[op - 13];
+    graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
+  }
+  return result;
+}
+
+py::object Interpreter::compare_op(int op, py::handle a, py::handle b) {
+  if (op < 0 || op > 5) raise(PyExc_SystemError, "bad COMPARE_OP argument");
+  py::object result = steal_or_throw(PyObject_RichCompare(a.ptr(), b.ptr(), op));
+  if (graphs_.is_tensor(result))
+    graphs_.record("call_function", operator_.attr(kCompareNames[op]), py::make_tuple(a, b), py::dict(), result);
+  return result;
+}
+
+static bool has_mask(const GraphBuilder& g, py::handle index, py::handle bool_dtype, py::handle uint8) {
+  if (g.is_tensor(index)) {
+    py::object dt = index.attr("dtype");
+    return dt.ptr() == bool_dtype.ptr() || dt.ptr() == uint8.ptr();
+  }
+  if (PyTuple_Check(index.ptr()) || PyList_Check(index.ptr())) {
+    for (auto i : index)
+      if (has_mask(g, i, bool_dtype, uint8)) return true;
+  }
+  return false;
+}
+
+static bool has_tensor_slice_bound(const GraphBuilder& g, py::handle index) {
+  if (PySlice_Check(index.ptr()))
+    return g.is_tensor(index.attr("start")) || g.is_tensor(index.attr("stop")) || g.is_tensor(index.attr("step"));
+  if (PyTuple_Check(index.ptr())) {
+    for (auto i : index)
+      if (has_tensor_slice_bound(g, i)) return true;
+  }
+  return false;
+}
+
+py::object Interpreter::subscript(py::handle obj, py::handle index) {
+  if (graphs_.is_tensor(obj)) {
+    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graph_break({"boolean mask indexing: the result's size depends on tensor data", "FX301", "GB0036"});
+      py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+      graphs_.mark_external(r);
+      return r;
+    }
+    if (has_tensor_slice_bound(graphs_, index)) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graph_break({"a tensor used as a slice bound must become a Python int", "FX102", "GB0033"});
+      py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+      graphs_.mark_external(r);
+      return r;
+    }
+    py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+    graphs_.record("call_function", operator_.attr("getitem"), py::make_tuple(obj, index), py::dict(), r);
+    return r;
+  }
+  if (graphs_.is_tensor(index) && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
+    graph_break({"a tensor used as a list index must become a Python int", "FX102", "GB0105"});
+  }
+  return steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+}
+
+void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle value) {
+  if (graphs_.is_tensor(obj)) {
+    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graphs_.escape(value);
+      graph_break({"boolean mask assignment: indexing by a mask has a data-dependent size", "FX302", "GB0036"});
+      if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+      graphs_.mark_external(obj);  // changed outside any graph: the next graph takes it as an input
+      return;
+    }
+    if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+    graphs_.record("call_function", operator_.attr("setitem"), py::make_tuple(obj, index, value), py::dict(),
+                   py::none());
+    return;
+  }
+  if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+  if (!created_here(obj) && (PyList_Check(obj.ptr()) || PyDict_Check(obj.ptr()))) {
+    side_effect("container", std::string(py::str(py::type::of(obj).attr("__name__"))) + "[" +
+                                 std::string(py::repr(index)) + "]",
+                value, "FX204", "FX404");
+  }
+}
+
+void Interpreter::load_attr(Frame& f, py::handle obj, py::handle name) {
+  py::object value = steal_or_throw(PyObject_GetAttr(obj.ptr(), name.ptr()));
+  if (graphs_.is_tensor(obj) && graphs_.is_tensor(value)) {
+    graphs_.record("call_function", getattr_, py::make_tuple(obj, name), py::dict(), value);
+  } else if (PyObject_IsInstance(obj.ptr(), module_cls_.ptr()) == 1 && (value.is_none() || is_plain_data(value)) &&
+             !PyTuple_Check(value.ptr())) {
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard(source_of(obj) + "." + std::string(py::str(name)), "CONSTANT_MATCH", text);
+  } else if (PyModule_Check(obj.ptr()) && is_plain_data(value)) {
+    // A module-level value read as `mod.NAME`: guarded and baked in, like a global.
+    std::string qual = std::string(py::str(obj.attr("__name__"))) + "." + std::string(py::str(name));
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard("G['" + qual + "']", "CONSTANT_MATCH", text);
+    records_.add_specialization(qual, value, user_stack());
+  }
+  f.stack.push_back(std::move(value));
+}
+
+void Interpreter::store_attr(Frame& f, py::handle obj, py::handle name, py::handle value) {
+  (void)f;
+  if (PyObject_SetAttr(obj.ptr(), name.ptr(), value.ptr()) < 0) throw py::error_already_set();
+  if (!created_here(obj)) side_effect("attribute", source_of(obj) + "." + std::string(py::str(name)), value, "FX203", "FX403");
+}
+
+py::object Interpreter::run_frame(Frame& f) {
+  frames_.push_back(&f);
+  struct Pop {
+    std::vector<Frame*>& v;
+    ~Pop() { v.pop_back(); }
+  } pop_frame{frames_};
+  const auto& instrs = f.code->instrs;
+  while (true) {
+    if (f.pc < 0 || f.pc >= static_cast<int>(instrs.size()))
+      throw InternalError("execution left the bytecode of " + f.code->name);
+    f.current = f.pc++;
+    const Instr& in = instrs[f.current];
+    try {
+      if (in.op == Op::RETURN_VALUE) return pop(f);
+      step(f, in);
+    } catch (py::error_already_set& e) {
+      const HandlerEntry* h = f.code->handler_for(f.current);
+      if (!h) throw;
+      py::object exc = e.value();
+      if (e.trace() && PyExceptionInstance_Check(exc.ptr())) PyException_SetTraceback(exc.ptr(), e.trace().ptr());
+      if (static_cast<int>(f.stack.size()) < h->depth) throw InternalError("exception handler depth mismatch");
+      f.stack.resize(h->depth);
+      if (h->push_lasti) f.stack.push_back(py::int_(in.offset));
+      f.stack.push_back(exc);
+      f.pc = h->target;
+    }
+  }
+}
+
+void Interpreter::step(Frame& f, const Instr& in) {
+
+  switch (in.op) {
+    case Op::NOP:
+    case Op::RESUME:
+    case Op::PRECALL:
+    case Op::CACHE:
+      return;
+    case Op::POP_TOP:
+      pop(f);
+      return;
+    case Op::PUSH_NULL:
+      f.stack.emplace_back();
+      return;
+    case Op::COPY:
+      f.stack.push_back(top(f, in.arg));
+      return;
+    case Op::SWAP:
+      std::swap(top(f, 1), top(f, in.arg));
+      return;
+    case Op::UNARY_POSITIVE:
+    case Op::UNARY_NEGATIVE:
+    case Op::UNARY_INVERT: {
+      py::object v = pop(f);
+      PyObject* r = in.op == Op::UNARY_POSITIVE   ? PyNumber_Positive(v.ptr())
+                    : in.op == Op::UNARY_NEGATIVE ? PyNumber_Negative(v.ptr())
+                                                  : PyNumber_Invert(v.ptr());
+      py::object result = steal_or_throw(r);
+      if (graphs_.is_tensor(result)) {
+        const char* name = in.op == Op::UNARY_POSITIVE ? "pos" : in.op == Op::UNARY_NEGATIVE ? "neg" : "invert";
+        graphs_.record("call_function", operator_.attr(name), py::make_tuple(v), py::dict(), result);
+      }
+      f.stack.push_back(result);
+      return;
+    }
+    case Op::UNARY_NOT: {
+      py::object v = pop(f);
+      f.stack.push_back(py::bool_(!truth(f, v, false)));
+      return;
+    }
+    case Op::BINARY_OP: {
+      py::object b = pop(f);
+      py::object a = pop(f);
+      f.stack.push_back(binary_op(in.arg, a, b));
+      return;
+    }
+    case Op::BINARY_SUBSCR: {
+      py::object index = pop(f);
+      py::object obj = pop(f);
+      f.stack.push_back(subscript(obj, index));
+      return;
+    }
+    case Op::STORE_SUBSCR: {
+      py::object index = pop(f);
+      py::object obj = pop(f);
+      py::object value = pop(f);
+      store_subscript(obj, index, value);
+      return;
+    }
+    case Op::DELETE_SUBSCR: {
+      py::object index = pop(f);
+      py::object obj = pop(f);
+      if (PyObject_DelItem(obj.ptr(), index.ptr()) < 0) throw py::error_already_set();
+      if (!created_here(obj) && (PyList_Check(obj.ptr()) || PyDict_Check(obj.ptr())))
+        side_effect("container", "del " + std::string(py::str(py::type::of(obj).attr("__name__"))) + "[...]",
+                    py::none(), "FX204", "FX404");
+      return;
+    }
+    case Op::GET_ITER: {
+      py::object v = pop(f);
+      f.stack.push_back(get_iter(v));
+      return;
+    }
+    case Op::FOR_ITER: {
+      py::object& it = top(f);
+      PyObject* next = PyIter_Next(it.ptr());
+      if (next) {
+        f.stack.push_back(py::reinterpret_steal<py::object>(next));
+        return;
+      }
+      if (PyErr_Occurred()) throw py::error_already_set();
+      pop(f);
+      f.pc = in.target;
+      return;
+    }
+    case Op::LOAD_CONST:
+      f.stack.push_back(py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(f.code->consts.ptr(), in.arg)));
+      return;
+    case Op::LOAD_FAST: {
+      py::object& v = f.locals.at(in.arg);
+      if (!v)
+        raise(PyExc_UnboundLocalError, "cannot access local variable '" + f.code->localsplus_names[in.arg] +
+                                           "' where it is not associated with a value");
+      f.stack.push_back(v);
+      return;
+    }
+    case Op::STORE_FAST:
+      f.locals.at(in.arg) = pop(f);
+      return;
+    case Op::DELETE_FAST:
+      f.locals.at(in.arg) = py::object();
+      return;
+    case Op::LOAD_GLOBAL: {
+      py::object name = f.code->names[in.arg >> 1];
+      if (in.arg & 1) f.stack.emplace_back();
+      PyObject* v = PyDict_GetItemWithError(f.globals.ptr(), name.ptr());
+      if (v) {
+        py::object value = py::reinterpret_borrow<py::object>(v);
+        record_global_read(f, py::str(name), value);
+        f.stack.push_back(value);
+        return;
+      }
+      if (PyErr_Occurred()) throw py::error_already_set();
+      py::object b = f.builtins;
+      py::object value = PyDict_Check(b.ptr()) ? py::reinterpret_borrow<py::object>(PyDict_GetItem(b.ptr(), name.ptr()))
+                                               : py::getattr(b, name, py::object());
+      if (!value) raise(PyExc_NameError, "name '" + std::string(py::str(name)) + "' is not defined");
+      f.stack.push_back(value);
+      return;
+    }
+    case Op::STORE_GLOBAL: {
+      py::object name = f.code->names[in.arg];
+      py::object value = pop(f);
+      if (PyDict_SetItem(f.globals.ptr(), name.ptr(), value.ptr()) < 0) throw py::error_already_set();
+      side_effect("global", py::str(name), value, "FX203", "FX401");
+      return;
+    }
+    case Op::LOAD_ATTR: {
+      py::object name = f.code->names[in.arg];
+      py::object obj = pop(f);
+      load_attr(f, obj, name);
+      return;
+    }
+    case Op::LOAD_METHOD: {
+      // Pushed as [NULL, bound attribute]; CALL handles both layouts.
+      py::object name = f.code->names[in.arg];
+      py::object obj = pop(f);
+      f.stack.emplace_back();
+      load_attr(f, obj, name);
+      return;
+    }
+    case Op::STORE_ATTR: {
+      py::object name = f.code->names[in.arg];
+      py::object obj = pop(f);
+      py::object value = pop(f);
+      store_attr(f, obj, name, value);
+      return;
+    }
+    case Op::DELETE_ATTR: {
+      py::object name = f.code->names[in.arg];
+      py::object obj = pop(f);
+      if (PyObject_DelAttr(obj.ptr(), name.ptr()) < 0) throw py::error_already_set();
+      if (!created_here(obj)) side_effect("attribute", "del " + source_of(obj) + "." + std::string(py::str(name)), py::none(), "FX203", "FX403");
+      return;
+    }
+    case Op::KW_NAMES:
+      f.kwnames = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(f.code->consts.ptr(), in.arg));
+      return;
+    case Op::CALL: {
+      int argc = in.arg;
+      std::vector<py::object> args(argc);
+      for (int i = argc - 1; i >= 0; --i) args[i] = pop(f);
+      py::object b = pop(f);
+      py::object a = pop(f);
+      py::object callable;
+      if (!a) {
+        callable = b;
+      } else {
+        callable = a;
+        args.insert(args.begin(), b);
+      }
+      py::object kwargs;
+      if (f.kwnames) {
+        py::tuple names = f.kwnames;
+        f.kwnames = py::object();
+        size_t nk = names.size();
+        if (nk > args.size()) throw InternalError("KW_NAMES longer than the call's arguments");
+        py::dict kw;
+        for (size_t i = 0; i < nk; ++i) kw[names[i]] = args[args.size() - nk + i];
+        args.resize(args.size() - nk);
+        kwargs = kw;
+      }
+      f.stack.push_back(call(f, callable, std::move(args), kwargs));
+      return;
+    }
+    case Op::CALL_FUNCTION_EX: {
+      py::object kwargs;
+      if (in.arg & 1) kwargs = pop(f);
+      py::object callargs = pop(f);
+      py::object func = pop(f);
+      pop(f);  // the NULL below the callable
+      if (graphs_.is_tensor(callargs)) callargs = unbind(callargs);
+      std::vector<py::object> args;
+      for (auto a : callargs) args.push_back(py::reinterpret_borrow<py::object>(a));
+      if (kwargs && !PyDict_Check(kwargs.ptr())) kwargs = py::dict(kwargs);
+      f.stack.push_back(call(f, func, std::move(args), kwargs));
+      return;
+    }
+    case Op::MAKE_FUNCTION: {
+      py::object fcode = pop(f);
+      py::object closure, annotations, kwdefaults, defaults;
+      if (in.arg & 0x08) closure = pop(f);
+      if (in.arg & 0x04) annotations = pop(f);
+      if (in.arg & 0x02) kwdefaults = pop(f);
+      if (in.arg & 0x01) defaults = pop(f);
+      py::object fn = steal_or_throw(
+          PyFunction_NewWithQualName(fcode.ptr(), f.globals.ptr(), fcode.attr("co_qualname").ptr()));
+      if (closure && PyFunction_SetClosure(fn.ptr(), closure.ptr()) < 0) throw py::error_already_set();
+      if (defaults && PyFunction_SetDefaults(fn.ptr(), defaults.ptr()) < 0) throw py::error_already_set();
+      if (kwdefaults && PyFunction_SetKwDefaults(fn.ptr(), kwdefaults.ptr()) < 0) throw py::error_already_set();
+      if (annotations) {
+        py::object ann = annotations;
+        if (PyTuple_Check(ann.ptr())) {  // 3.11 may pass annotations as a flat (name, value, ...) tuple
+          py::dict d;
+          for (size_t i = 0; i + 1 < py::len(ann); i += 2) d[ann[py::int_(i)]] = ann[py::int_(i + 1)];
+          ann = d;
+        }
+        if (PyFunction_SetAnnotations(fn.ptr(), ann.ptr()) < 0) throw py::error_already_set();
+      }
+      f.stack.push_back(fn);
+      return;
+    }
+    case Op::BUILD_TUPLE: {
+      py::tuple t(in.arg);
+      for (int i = in.arg - 1; i >= 0; --i) t[i] = pop(f);
+      f.stack.push_back(t);
+      return;
+    }
+    case Op::BUILD_LIST: {
+      py::list l(in.arg);
+      for (int i = in.arg - 1; i >= 0; --i) l[i] = pop(f);
+      mark_created(l);
+      f.stack.push_back(l);
+      return;
+    }
+    case Op::BUILD_SET: {
+      std::vector<py::object> items(in.arg);
+      for (int i = in.arg - 1; i >= 0; --i) items[i] = pop(f);
+      py::set s;
+      for (auto& i : items) s.add(i);
+      mark_created(s);
+      f.stack.push_back(s);
+      return;
+    }
+    case Op::BUILD_MAP: {
+      std::vector<py::object> items(2 * in.arg);
+      for (int i = 2 * in.arg - 1; i >= 0; --i) items[i] = pop(f);
+      py::dict d;
+      for (int i = 0; i < in.arg; ++i) d[items[2 * i]] = items[2 * i + 1];
+      mark_created(d);
+      f.stack.push_back(d);
+      return;
+    }
+    case Op::BUILD_CONST_KEY_MAP: {
+      py::tuple keys = pop(f);
+      std::vector<py::object> values(in.arg);
+      for (int i = in.arg - 1; i >= 0; --i) values[i] = pop(f);
+      py::dict d;
+      for (int i = 0; i < in.arg; ++i) d[keys[i]] = values[i];
+      mark_created(d);
+      f.stack.push_back(d);
+      return;
+    }
+    case Op::BUILD_STRING: {
+      py::list parts(in.arg);
+      for (int i = in.arg - 1; i >= 0; --i) parts[i] = pop(f);
+      f.stack.push_back(py::str("").attr("join")(parts));
+      return;
+    }
+    case Op::BUILD_SLICE: {
+      py::object step = in.arg == 3 ? pop(f) : py::none();
+      py::object stop = pop(f);
+      py::object start = pop(f);
+      f.stack.push_back(steal_or_throw(PySlice_New(start.ptr(), stop.ptr(), step.ptr())));
+      return;
+    }
+    case Op::LIST_APPEND: {
+      py::object v = pop(f);
+      if (PyList_Append(top(f, in.arg).ptr(), v.ptr()) < 0) throw py::error_already_set();
+      return;
+    }
+    case Op::SET_ADD: {
+      py::object v = pop(f);
+      if (PySet_Add(top(f, in.arg).ptr(), v.ptr()) < 0) throw py::error_already_set();
+      return;
+    }
+    case Op::MAP_ADD: {
+      py::object value = pop(f);
+      py::object key = pop(f);
+      if (PyDict_SetItem(top(f, in.arg).ptr(), key.ptr(), value.ptr()) < 0) throw py::error_already_set();
+      return;
+    }
+    case Op::LIST_EXTEND:
+    case Op::SET_UPDATE:
+    case Op::DICT_UPDATE:
+    case Op::DICT_MERGE: {
+      py::object v = pop(f);
+      if (graphs_.is_tensor(v)) v = unbind(v);
+      const char* method = in.op == Op::LIST_EXTEND ? "extend" : "update";
+      top(f, in.arg).attr(method)(v);
+      return;
+    }
+    case Op::LIST_TO_TUPLE: {
+      py::object l = pop(f);
+      f.stack.push_back(steal_or_throw(PyList_AsTuple(l.ptr())));
+      return;
+    }
+    case Op::FORMAT_VALUE: {
+      py::object spec = (in.arg & 0x04) ? pop(f) : py::str("");
+      py::object v = pop(f);
+      if (graphs_.is_tensor(v)) graphs_.escape(v);
+      if (graphs_.is_tensor(v)) graph_break({"formatting a tensor reads its data", "FX502", "GB0007"});
+      int conv = in.arg & 0x03;
+      if (conv == 1) v = steal_or_throw(PyObject_Str(v.ptr()));
+      if (conv == 2) v = steal_or_throw(PyObject_Repr(v.ptr()));
+      if (conv == 3) v = steal_or_throw(PyObject_ASCII(v.ptr()));
+      f.stack.push_back(steal_or_throw(PyObject_Format(v.ptr(), spec.ptr())));
+      return;
+    }
+    case Op::UNPACK_SEQUENCE:
+    case Op::UNPACK_EX: {
+      py::object seq = pop(f);
+      py::list items = graphs_.is_tensor(seq) ? py::list(unbind(seq)) : py::list(seq);
+      int n = static_cast<int>(items.size());
+      if (in.op == Op::UNPACK_SEQUENCE) {
+        if (n != in.arg)
+          raise(PyExc_ValueError, n > in.arg ? "too many values to unpack (expected " + std::to_string(in.arg) + ")"
+                                             : "not enough values to unpack (expected " + std::to_string(in.arg) +
+                                                   ", got " + std::to_string(n) + ")");
+        for (int i = n - 1; i >= 0; --i) f.stack.push_back(items[i]);
+        return;
+      }
+      int before = in.arg & 0xFF, after = in.arg >> 8;
+      if (n < before + after)
+        raise(PyExc_ValueError, "not enough values to unpack (expected at least " + std::to_string(before + after) +
+                                    ", got " + std::to_string(n) + ")");
+      for (int i = n - 1; i >= n - after; --i) f.stack.push_back(items[i]);
+      py::list middle;
+      for (int i = before; i < n - after; ++i) middle.append(items[i]);
+      mark_created(middle);
+      f.stack.push_back(middle);
+      for (int i = before - 1; i >= 0; --i) f.stack.push_back(items[i]);
+      return;
+    }
+    case Op::COMPARE_OP: {
+      py::object b = pop(f);
+      py::object a = pop(f);
+      f.stack.push_back(compare_op(in.arg, a, b));
+      return;
+    }
+    case Op::IS_OP: {
+      py::object b = pop(f);
+      py::object a = pop(f);
+      f.stack.push_back(py::bool_((a.ptr() == b.ptr()) != (in.arg == 1)));
+      return;
+    }
+    case Op::CONTAINS_OP: {
+      py::object container = pop(f);
+      py::object item = pop(f);
+      int r = PySequence_Contains(container.ptr(), item.ptr());
+      if (r < 0) throw py::error_already_set();
+      f.stack.push_back(py::bool_((r == 1) != (in.arg == 1)));
+      return;
+    }
+    case Op::JUMP_FORWARD:
+    case Op::JUMP_BACKWARD:
+    case Op::JUMP_BACKWARD_NO_INTERRUPT:
+      f.pc = in.target;
+      return;
+    case Op::POP_JUMP_FORWARD_IF_FALSE:
+    case Op::POP_JUMP_BACKWARD_IF_FALSE:
+    case Op::POP_JUMP_FORWARD_IF_TRUE:
+    case Op::POP_JUMP_BACKWARD_IF_TRUE: {
+      py::object v = pop(f);
+      bool jump_if = in.op == Op::POP_JUMP_FORWARD_IF_TRUE || in.op == Op::POP_JUMP_BACKWARD_IF_TRUE;
+      // `assert cond` falls through to LOAD_ASSERTION_ERROR when cond is false.
+      bool assert_test = jump_if && f.pc < static_cast<int>(f.code->instrs.size()) &&
+                         f.code->instrs[f.pc].op == Op::LOAD_ASSERTION_ERROR;
+      if (truth(f, v, assert_test) == jump_if) f.pc = in.target;
+      return;
+    }
+    case Op::POP_JUMP_FORWARD_IF_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NOT_NONE: {
+      py::object v = pop(f);
+      bool want_none = in.op == Op::POP_JUMP_FORWARD_IF_NONE || in.op == Op::POP_JUMP_BACKWARD_IF_NONE;
+      if (v.is_none() == want_none) f.pc = in.target;
+      return;
+    }
+    case Op::JUMP_IF_FALSE_OR_POP:
+    case Op::JUMP_IF_TRUE_OR_POP: {
+      bool t = truth(f, top(f), false);
+      if (t == (in.op == Op::JUMP_IF_TRUE_OR_POP))
+        f.pc = in.target;
+      else
+        pop(f);
+      return;
+    }
+    case Op::MAKE_CELL: {
+      py::object& slot = f.locals.at(in.arg);
+      py::object cell = steal_or_throw(PyCell_New(slot ? slot.ptr() : nullptr));
+      mark_created(cell);
+      slot = cell;
+      return;
+    }
+    case Op::COPY_FREE_VARS: {
+      py::object closure = py::getattr(f.function, "__closure__", py::none());
+      for (int i = 0; i < in.arg; ++i) f.locals.at(f.code->first_free + i) = closure[py::int_(i)];
+      return;
+    }
+    case Op::LOAD_CLOSURE:
+      f.stack.push_back(f.locals.at(in.arg));
+      return;
+    case Op::LOAD_DEREF: {
+      PyObject* v = PyCell_Get(f.locals.at(in.arg).ptr());
+      if (!v) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        raise(PyExc_NameError, "cannot access free variable '" + f.code->localsplus_names[in.arg] +
+                                   "' where it is not associated with a value in enclosing scope");
+      }
+      f.stack.push_back(py::reinterpret_steal<py::object>(v));
+      return;
+    }
+    case Op::STORE_DEREF: {
+      py::object value = pop(f);
+      py::object& cell = f.locals.at(in.arg);
+      if (PyCell_Set(cell.ptr(), value.ptr()) < 0) throw py::error_already_set();
+      if (!created_here(cell)) side_effect("nonlocal", f.code->localsplus_names[in.arg], value, "FX203", "FX402");
+      return;
+    }
+    case Op::DELETE_DEREF:
+      if (PyCell_Set(f.locals.at(in.arg).ptr(), nullptr) < 0) throw py::error_already_set();
+      return;
+    case Op::RETURN_GENERATOR:
+      if (!f.generator_values) throw InternalError("RETURN_GENERATOR outside a generator body");
+      f.stack.push_back(py::none());  // the value the first send() delivers
+      return;
+    case Op::YIELD_VALUE: {
+      if (!f.generator_values) throw InternalError("YIELD_VALUE outside a generator body");
+      py::object v = pop(f);
+      f.generator_values.attr("append")(v);
+      f.stack.push_back(py::none());
+      return;
+    }
+    case Op::BEFORE_WITH: {
+      py::object mgr = pop(f);
+      py::object exit = steal_or_throw(PyObject_GetAttrString(mgr.ptr(), "__exit__"));
+      py::object enter = steal_or_throw(PyObject_GetAttrString(mgr.ptr(), "__enter__"));
+      py::object result = call(f, enter, {}, py::object());
+      if (policy_.is_grad_mode_object(mgr))
+        graphs_.record("call_function", set_grad_enabled_, py::make_tuple(is_grad_enabled_()), py::dict(),
+                       py::none(), false);
+      f.stack.push_back(exit);
+      f.stack.push_back(result);
+      return;
+    }
+    case Op::WITH_EXCEPT_START: {
+      py::object exc = top(f, 1);
+      py::object exit = top(f, 4);
+      py::object tb = py::getattr(exc, "__traceback__", py::none());
+      py::object r = steal_or_throw(PyObject_CallFunctionObjArgs(
+          exit.ptr(), reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr(), tb.ptr(), nullptr));
+      f.stack.push_back(r);
+      return;
+    }
+    case Op::PUSH_EXC_INFO: {
+      py::object exc = pop(f);
+      PyObject* prev = PyErr_GetHandledException();
+      f.stack.push_back(prev ? py::reinterpret_steal<py::object>(prev) : py::object(py::none()));
+      PyErr_SetHandledException(exc.ptr());
+      f.stack.push_back(exc);
+      return;
+    }
+    case Op::POP_EXCEPT: {
+      py::object prev = pop(f);
+      PyErr_SetHandledException(prev.is_none() ? nullptr : prev.ptr());
+      return;
+    }
+    case Op::CHECK_EXC_MATCH: {
+      py::object type = pop(f);
+      py::object exc = top(f);
+      f.stack.push_back(py::bool_(PyErr_GivenExceptionMatches(exc.ptr(), type.ptr()) == 1));
+      return;
+    }
+    case Op::RERAISE: {
+      py::object exc = pop(f);
+      raise_object(exc);
+    }
+    case Op::RAISE_VARARGS: {
+      py::object cause, exc;
+      if (in.arg == 2) cause = pop(f);
+      if (in.arg >= 1) exc = pop(f);
+      if (in.arg == 0) {
+        PyObject* cur = PyErr_GetHandledException();
+        if (!cur || cur == Py_None) {
+          Py_XDECREF(cur);
+          raise(PyExc_RuntimeError, "No active exception to reraise");
+        }
+        raise_object(py::reinterpret_steal<py::object>(cur));
+      }
+      if (PyExceptionClass_Check(exc.ptr())) exc = steal_or_throw(PyObject_CallNoArgs(exc.ptr()));
+      if (!PyExceptionInstance_Check(exc.ptr())) raise(PyExc_TypeError, "exceptions must derive from BaseException");
+      if (cause) {
+        if (PyExceptionClass_Check(cause.ptr())) cause = steal_or_throw(PyObject_CallNoArgs(cause.ptr()));
+        PyException_SetCause(exc.ptr(), cause.is_none() ? nullptr : cause.inc_ref().ptr());
+      }
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
+      throw py::error_already_set();
+    }
+    case Op::LOAD_ASSERTION_ERROR:
+      f.stack.push_back(py::reinterpret_borrow<py::object>(PyExc_AssertionError));
+      return;
+    case Op::IMPORT_NAME: {
+      py::object name = f.code->names[in.arg];
+      py::object fromlist = pop(f);
+      py::object level = pop(f);
+      f.stack.push_back(steal_or_throw(PyImport_ImportModuleLevelObject(name.ptr(), f.globals.ptr(), nullptr,
+                                                                        fromlist.ptr(), level.cast<int>())));
+      return;
+    }
+    case Op::IMPORT_FROM: {
+      py::object name = f.code->names[in.arg];
+      py::object mod = top(f);
+      PyObject* v = PyObject_GetAttr(mod.ptr(), name.ptr());
+      if (!v) {
+        PyErr_Clear();
+        std::string full = std::string(py::str(mod.attr("__name__"))) + "." + std::string(py::str(name));
+        v = PyImport_ImportModule(full.c_str());
+        if (!v) throw py::error_already_set();
+      }
+      f.stack.push_back(py::reinterpret_steal<py::object>(v));
+      return;
+    }
+    case Op::GET_LEN:
+      f.stack.push_back(py::int_(py::len(top(f))));
+      return;
+    case Op::LOAD_BUILD_CLASS:
+      f.stack.push_back(py::module_::import("builtins").attr("__build_class__"));
+      return;
+    case Op::RETURN_VALUE:
+    case Op::EXTENDED_ARG:
+    case Op::Unknown:
+      break;
+  }
+  throw InternalError("unsupported bytecode " + in.opname);
+}
+
+}  // namespace fxcap

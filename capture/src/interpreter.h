@@ -1,0 +1,102 @@
+// The symbolic interpreter: runs CPython bytecode with real values (so the
+// call returns what eager returns) while recording tensor work into torch.fx
+// graphs. One handler per opcode lives in interpreter.cpp; calls, inlining
+// and argument binding live in interpreter_calls.cpp.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "bytecode.h"
+#include "call_policy.h"
+#include "graph_builder.h"
+#include "records.h"
+
+namespace fxcap {
+
+namespace py = pybind11;
+
+// A bug or limit of the interpreter itself, never a user exception.
+struct InternalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Frame {
+  const DecodedCode* code = nullptr;
+  py::object function;  // the function being run (for its closure and defaults)
+  py::object globals;
+  py::object builtins;
+  std::vector<py::object> locals;  // fast locals, cells and free variables
+  std::vector<py::object> stack;   // a null object is CPython's NULL marker
+  py::object kwnames;
+  int pc = 0;                 // next instruction
+  int current = 0;            // instruction being executed
+  py::object generator_values;  // a list while a generator body runs eagerly
+  std::string local_source_prefix;  // "L" for the captured function
+};
+
+struct CaptureOptions {
+  bool strict = false;
+  int max_inline_depth = 48;
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(CaptureOptions options);
+
+  // Runs fn(*args, **kwargs); returns the real result. User exceptions
+  // propagate unchanged.
+  py::object run(py::handle fn, py::tuple args, py::dict kwargs);
+  GraphBuilder& graphs() { return graphs_; }
+  Records& records() { return records_; }
+
+ private:
+  // interpreter.cpp
+  py::object run_frame(Frame& f);
+  void step(Frame& f, const Instr& in);
+  void load_attr(Frame& f, py::handle obj, py::handle name);
+  void store_attr(Frame& f, py::handle obj, py::handle name, py::handle value);
+  py::object binary_op(int op, py::handle a, py::handle b);
+  py::object compare_op(int op, py::handle a, py::handle b);
+  py::object subscript(py::handle obj, py::handle index);
+  void store_subscript(py::handle obj, py::handle index, py::handle value);
+  bool truth(Frame& f, py::handle value, bool assert_test);
+  py::object get_iter(py::handle value);
+  py::object unbind(py::handle tensor);
+  void record_global_read(Frame& f, const std::string& name, py::handle value);
+
+  // interpreter_calls.cpp
+  py::object call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs);
+  py::object run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
+                          const char* source_prefix);
+  std::vector<py::object> bind_arguments(const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
+                                         py::handle kwargs);
+  py::object call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs);
+  py::object run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs);
+  void note_container_mutation(Frame& f, py::handle callable, const std::vector<py::object>& args);
+
+  void graph_break(const BreakInfo& info);
+  void side_effect(const std::string& kind, const std::string& target, py::handle value, const char* scalar_code,
+                   const char* tensor_code);
+  std::vector<StackEntry> user_stack() const;
+  bool created_here(py::handle obj) const { return created_.count(obj.ptr()) > 0; }
+  void mark_created(py::handle obj);
+  std::string source_of(py::handle obj) const;
+
+  CaptureOptions options_;
+  GraphBuilder graphs_;
+  Records records_;
+  CallPolicy policy_;
+  std::vector<Frame*> frames_;
+  std::unordered_set<PyObject*> created_;
+  std::vector<py::object> keep_alive_;
+  std::unordered_map<PyObject*, std::string> module_sources_;  // sub-module -> L['self'].path
+  py::object root_;  // the captured module, when a module was captured
+  py::object operator_, torch_, set_grad_enabled_, is_grad_enabled_, tensor_cls_, module_cls_, getattr_;
+};
+
+}  // namespace fxcap

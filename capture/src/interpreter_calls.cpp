@@ -1,0 +1,375 @@
+// Calls: the policy decides, this file carries it out (inline, graph node,
+// trace-time Python, or a graph break with the call run eagerly).
+#include <Python.h>
+
+#include <set>
+
+#include "interpreter.h"
+
+namespace fxcap {
+namespace {
+
+py::object steal_or_throw(PyObject* o) {
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+[[noreturn]] void raise_type_error(const std::string& message) {
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  throw py::error_already_set();
+}
+
+py::tuple to_tuple(const std::vector<py::object>& v, size_t from = 0) {
+  py::tuple t(v.size() > from ? v.size() - from : 0);
+  for (size_t i = from; i < v.size(); ++i) t[i - from] = v[i];
+  return t;
+}
+
+const std::set<std::string>& mutating_methods() {
+  static const std::set<std::string> s = {"append", "extend", "insert", "pop", "remove", "clear", "sort",
+                                          "reverse", "update", "setdefault", "popitem", "add", "discard",
+                                          "__setitem__", "__delitem__", "appendleft", "extendleft"};
+  return s;
+}
+
+}  // namespace
+
+py::object Interpreter::call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) {
+  PyObject* kw = (kwargs && !kwargs.is_none() && PyDict_Size(kwargs.ptr()) > 0) ? kwargs.ptr() : nullptr;
+  return steal_or_throw(PyObject_Call(callable.ptr(), to_tuple(args).ptr(), kw));
+}
+
+void Interpreter::note_container_mutation(Frame& f, py::handle callable, const std::vector<py::object>& args) {
+  (void)f;
+  if (!PyCFunction_Check(callable.ptr())) return;
+  PyObject* self = PyCFunction_GET_SELF(callable.ptr());
+  if (!self || !(PyList_Check(self) || PyDict_Check(self) || PySet_Check(self))) return;
+  if (created_here(self)) return;
+  std::string name = py::str(callable.attr("__name__"));
+  if (!mutating_methods().count(name)) return;
+  std::string target = std::string(Py_TYPE(self)->tp_name) + "." + name;
+  py::object value = args.empty() ? py::none() : args.back();
+  side_effect("container", target, value, "FX204", "FX404");
+}
+
+std::vector<py::object> Interpreter::bind_arguments(const DecodedCode& code, py::handle fn,
+                                                    const std::vector<py::object>& args, py::handle kwargs) {
+  std::vector<py::object> locals(code.localsplus_names.size());
+  int npos = code.argcount;
+  int nkwonly = code.kwonlyargcount;
+  int slot = npos + nkwonly;
+  int varargs_slot = (code.flags & kCoVarargs) ? slot++ : -1;
+  int varkw_slot = (code.flags & kCoVarkeywords) ? slot++ : -1;
+  std::string fname = code.name + "()";
+
+  size_t given = args.size();
+  for (size_t i = 0; i < given && static_cast<int>(i) < npos; ++i) locals[i] = args[i];
+  if (static_cast<int>(given) > npos) {
+    if (varargs_slot < 0)
+      raise_type_error(fname + " takes " + std::to_string(npos) + " positional arguments but " +
+                       std::to_string(given) + " were given");
+    locals[varargs_slot] = to_tuple(args, npos);
+  } else if (varargs_slot >= 0) {
+    locals[varargs_slot] = py::tuple();
+  }
+  py::dict extra;
+  if (kwargs && !kwargs.is_none()) {
+    for (auto kv : py::reinterpret_borrow<py::dict>(kwargs)) {
+      std::string key = py::str(kv.first);
+      int found = -1;
+      for (int i = code.posonlyargcount; i < npos + nkwonly; ++i)
+        if (code.localsplus_names[i] == key) found = i;
+      if (found < 0) {
+        if (varkw_slot < 0) raise_type_error(fname + " got an unexpected keyword argument '" + key + "'");
+        extra[kv.first] = kv.second;
+        continue;
+      }
+      if (locals[found]) raise_type_error(fname + " got multiple values for argument '" + key + "'");
+      locals[found] = py::reinterpret_borrow<py::object>(kv.second);
+    }
+  }
+  if (varkw_slot >= 0) locals[varkw_slot] = extra;
+
+  py::object defaults = py::getattr(fn, "__defaults__", py::none());
+  int ndefaults = defaults.is_none() ? 0 : static_cast<int>(py::len(defaults));
+  for (int i = 0; i < npos; ++i) {
+    if (locals[i]) continue;
+    int d = i - (npos - ndefaults);
+    if (d >= 0) {
+      locals[i] = defaults[py::int_(d)];
+    } else {
+      raise_type_error(fname + " missing required positional argument: '" + code.localsplus_names[i] + "'");
+    }
+  }
+  py::object kwdefaults = py::getattr(fn, "__kwdefaults__", py::none());
+  for (int i = npos; i < npos + nkwonly; ++i) {
+    if (locals[i]) continue;
+    py::str key(code.localsplus_names[i]);
+    if (!kwdefaults.is_none() && kwdefaults.contains(key)) {
+      locals[i] = kwdefaults[key];
+    } else {
+      raise_type_error(fname + " missing required keyword-only argument: '" + code.localsplus_names[i] + "'");
+    }
+  }
+  return locals;
+}
+
+py::object Interpreter::run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs) {
+  py::object r = call_eagerly(fn, args, kwargs);
+  graphs_.mark_external(r);
+  return r;
+}
+
+py::object Interpreter::run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
+                                     const char* source_prefix) {
+  py::object fcode = fn.attr("__code__");
+  const DecodedCode& code = decode(fcode);
+  bool top_level = frames_.empty();
+
+  std::string refusal;
+  int refusal_line = code.firstlineno;
+  if (code.first_unsupported >= 0) {
+    refusal = "unsupported bytecode " + code.instrs[code.first_unsupported].opname;
+    refusal_line = code.instrs[code.first_unsupported].line;
+  } else if (code.flags & (kCoCoroutine | kCoAsyncGenerator)) {
+    refusal = "unsupported bytecode: coroutine " + code.name;
+  } else if (top_level && (code.flags & kCoGenerator)) {
+    refusal = "yield in the captured function";
+    for (const auto& in : code.instrs)
+      if (in.op == Op::YIELD_VALUE) {
+        refusal_line = in.line;
+        break;
+      }
+  } else if (static_cast<int>(frames_.size()) >= options_.max_inline_depth) {
+    refusal = "inlining too deep at " + code.name;
+  }
+  if (!refusal.empty()) {
+    // The function runs eagerly, outside any graph; capture goes on after it.
+    BreakRecord r;
+    r.info = {refusal, "FX504", refusal.rfind("yield", 0) == 0 ? "GB0003" : ""};
+    r.stack = user_stack();
+    r.stack.push_back({code.filename, refusal_line, code.name});
+    r.graph_index = graphs_.current_graph_index();
+    records_.breaks.push_back(std::move(r));
+    graphs_.close_graph();
+    return run_natively(fn, args, kwargs);
+  }
+
+  Frame f;
+  f.code = &code;
+  f.function = py::reinterpret_borrow<py::object>(fn);
+  f.globals = fn.attr("__globals__");
+  PyObject* b = PyDict_GetItemString(f.globals.ptr(), "__builtins__");
+  f.builtins = b ? py::reinterpret_borrow<py::object>(b) : py::object(py::module_::import("builtins"));
+  f.locals = bind_arguments(code, fn, args, kwargs);
+  if (source_prefix) {
+    f.local_source_prefix = source_prefix;
+    int nargs = code.argcount + code.kwonlyargcount + ((code.flags & kCoVarargs) ? 1 : 0) +
+                ((code.flags & kCoVarkeywords) ? 1 : 0);
+    for (int i = 0; i < nargs; ++i) {
+      const py::object& v = f.locals[i];
+      std::string src = std::string(source_prefix) + "['" + code.localsplus_names[i] + "']";
+      if (graphs_.is_tensor(v)) {
+        graphs_.add_input(code.localsplus_names[i], v);
+        std::string detail = std::string(py::str(v.attr("dtype"))) + " " + std::string(py::str(py::tuple(v.attr("shape")))) +
+                             " " + std::string(py::str(v.attr("device"))) +
+                             (v.attr("requires_grad").cast<bool>() ? " requires_grad" : "");
+        records_.add_guard(src, "TENSOR_MATCH", detail);
+      } else if (PyObject_IsInstance(v.ptr(), module_cls_.ptr()) == 1) {
+        records_.add_guard(src, "NN_MODULE", py::str(py::type::of(v).attr("__name__")));
+      } else if (v.is_none() || PyLong_Check(v.ptr()) || PyFloat_Check(v.ptr()) || PyUnicode_Check(v.ptr())) {
+        records_.add_guard(src, "CONSTANT_MATCH", py::repr(v));
+      } else {
+        records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr("__name__")));
+      }
+    }
+  }
+  if (code.flags & kCoGenerator) {
+    // Generator bodies (genexprs, helpers) run to completion; their values are
+    // handed out by a list iterator.
+    f.generator_values = py::list();
+    run_frame(f);
+    return steal_or_throw(PyObject_GetIter(f.generator_values.ptr()));
+  }
+  return run_frame(f);
+}
+
+py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs) {
+  // Leaked on purpose: a static py::object would be released after the interpreter is gone.
+  static py::object& builtins = *new py::object(py::module_::import("builtins"));
+  PyObject* c = callable.ptr();
+
+  // Builtins that need the interpreter's own view of attributes and tensors.
+  if (c == builtins.attr("getattr").ptr() && (args.size() == 2 || args.size() == 3) && !kwargs) {
+    try {
+      load_attr(f, args[0], args[1]);
+      py::object v = std::move(f.stack.back());
+      f.stack.pop_back();
+      return v;
+    } catch (py::error_already_set& e) {
+      if (args.size() == 3 && e.matches(PyExc_AttributeError)) return args[2];
+      throw;
+    }
+  }
+  if (c == builtins.attr("setattr").ptr() && args.size() == 3 && !kwargs) {
+    store_attr(f, args[0], args[1], args[2]);
+    return py::none();
+  }
+  // Frame introspection sees the interpreted frame, not the extension's caller.
+  bool wants_locals = (c == builtins.attr("locals").ptr() || c == builtins.attr("vars").ptr()) && args.empty();
+  bool wants_globals = c == builtins.attr("globals").ptr() && args.empty();
+  bool evaluates = (c == builtins.attr("eval").ptr() || c == builtins.attr("exec").ptr()) && args.size() == 1 && !kwargs;
+  if (wants_locals || wants_globals || evaluates) {
+    std::string name = py::str(callable.attr("__name__"));
+    for (const auto& v : f.locals)
+      if (v) graphs_.escape(v);
+    graph_break({name + "() inspects or runs Python code the capture cannot trace", "FX504", "GB0075"});
+    py::dict frame_locals;
+    for (size_t i = 0; i < f.locals.size(); ++i) {
+      py::object v = f.locals[i];
+      if (!v) continue;
+      if (PyCell_Check(v.ptr())) {
+        PyObject* inner = PyCell_GET(v.ptr());
+        if (!inner) continue;
+        v = py::reinterpret_borrow<py::object>(inner);
+      }
+      frame_locals[py::str(f.code->localsplus_names[i])] = v;
+    }
+    if (wants_globals) return f.globals;
+    if (wants_locals) return frame_locals;
+    py::object r = call_eagerly(callable, {args[0], f.globals, frame_locals}, py::object());
+    graphs_.mark_external(r);
+    return r;
+  }
+  for (const char* name : {"list", "tuple", "iter", "enumerate", "zip", "reversed"}) {
+    if (c == builtins.attr(name).ptr()) {
+      for (auto& a : args)
+        if (graphs_.is_tensor(a)) a = unbind(a);
+    }
+  }
+  if (c == builtins.attr("map").ptr() && args.size() >= 2 && !kwargs) {
+    // map() of a Python function runs it through the interpreter, eagerly.
+    std::vector<py::object> iters;
+    for (size_t i = 1; i < args.size(); ++i) iters.push_back(get_iter(args[i]));
+    py::list out;
+    while (true) {
+      std::vector<py::object> items;
+      for (auto& it : iters) {
+        PyObject* n = PyIter_Next(it.ptr());
+        if (!n) {
+          if (PyErr_Occurred()) throw py::error_already_set();
+          return steal_or_throw(PyObject_GetIter(out.ptr()));
+        }
+        items.push_back(py::reinterpret_steal<py::object>(n));
+      }
+      out.append(call(f, args[0], items, py::object()));
+    }
+  }
+
+  CallPlan plan = policy_.plan(callable, args, kwargs);
+  switch (plan.kind) {
+    case CallKind::InlineFunction:
+    case CallKind::InlineModule: {
+      std::vector<py::object> full;
+      if (plan.bound_self) full.push_back(plan.bound_self);
+      full.insert(full.end(), args.begin(), args.end());
+      return run_function(plan.function, full, kwargs, nullptr);
+    }
+    case CallKind::ConstructUser: {
+      py::object obj = steal_or_throw(PyObject_CallMethod(builtins.attr("object").ptr(), "__new__", "O", c));
+      mark_created(obj);
+      std::vector<py::object> full{obj};
+      full.insert(full.end(), args.begin(), args.end());
+      py::object r = run_function(plan.function, full, kwargs, nullptr);
+      if (!r.is_none()) raise_type_error("__init__() should return None, not '" +
+                                         std::string(py::str(py::type::of(r).attr("__name__"))) + "'");
+      return obj;
+    }
+    case CallKind::LeafModule: {
+      py::object r = call_eagerly(callable, args, kwargs);
+      graphs_.record_module(callable, to_tuple(args), kwargs ? kwargs : py::dict(), r);
+      return r;
+    }
+    case CallKind::TorchFunction: {
+      py::object r = call_eagerly(callable, args, kwargs);
+      if (graphs_.contains_tensor(r))
+        graphs_.record("call_function", callable, to_tuple(args), kwargs ? kwargs : py::dict(), r);
+      if (PyMethod_Check(c) && policy_.is_grad_mode_object(PyMethod_GET_SELF(c)) &&
+          std::string(py::str(callable.attr("__name__"))) == "__exit__")
+        graphs_.record("call_function", set_grad_enabled_, py::make_tuple(is_grad_enabled_()), py::dict(),
+                       py::none(), false);
+      return r;
+    }
+    case CallKind::TensorMethod: {
+      py::object self = plan.bound_self ? plan.bound_self : args.at(0);
+      size_t from = plan.bound_self ? 0 : 1;
+      py::object r = call_eagerly(callable, args, kwargs);
+      if (graphs_.contains_tensor(r)) {
+        std::vector<py::object> full{self};
+        for (size_t i = from; i < args.size(); ++i) full.push_back(args[i]);
+        graphs_.record("call_method", py::str(plan.method), to_tuple(full), kwargs ? kwargs : py::dict(), r);
+      }
+      return r;
+    }
+    case CallKind::ZeroArgSuper: {
+      int class_slot = -1;
+      for (size_t i = f.code->first_free; i < f.code->localsplus_names.size(); ++i)
+        if (f.code->localsplus_names[i] == "__class__") class_slot = static_cast<int>(i);
+      if (class_slot < 0 || f.locals.empty() || !f.locals[0]) {
+        PyErr_SetString(PyExc_RuntimeError, "super(): __class__ cell not found");
+        throw py::error_already_set();
+      }
+      py::object cls = steal_or_throw(PyCell_Get(f.locals[class_slot].ptr()));
+      py::object self = f.locals[0];
+      if (PyCell_Check(self.ptr())) self = steal_or_throw(PyCell_Get(self.ptr()));
+      return builtins.attr("super")(cls, self);
+    }
+    case CallKind::CompilingFlag:
+      return py::bool_(true);
+    case CallKind::Constant: {
+      py::object r = call_eagerly(callable, args, kwargs);
+      note_container_mutation(f, callable, args);
+      if (PyType_Check(c) && (PyList_Check(r.ptr()) || PyDict_Check(r.ptr()) || PySet_Check(r.ptr())))
+        mark_created(r);
+      else if (PyObject_IsInstance(r.ptr(), module_cls_.ptr()) == 1 && PyType_Check(c))
+        mark_created(r);
+      return r;
+    }
+    case CallKind::Break: {
+      // The eager call reads these tensors, so the graph before the break returns them.
+      for (const auto& a : args) graphs_.escape(a);
+      if (plan.bound_self) graphs_.escape(plan.bound_self);
+      if (kwargs) graphs_.escape(kwargs);
+      graph_break(plan.brk);
+      return run_natively(callable, args, kwargs);
+    }
+  }
+  throw InternalError("unknown call plan");
+}
+
+py::object Interpreter::run(py::handle fn, py::tuple args, py::dict kwargs) {
+  std::vector<py::object> full;
+  py::object target = py::reinterpret_borrow<py::object>(fn);
+  if (PyObject_IsInstance(fn.ptr(), module_cls_.ptr()) == 1) {
+    root_ = target;
+    graphs_.set_root(fn);
+    full.push_back(target);
+    target = py::type::of(fn).attr("forward");
+  } else if (PyMethod_Check(fn.ptr())) {
+    py::object self = py::reinterpret_borrow<py::object>(PyMethod_GET_SELF(fn.ptr()));
+    if (PyObject_IsInstance(self.ptr(), module_cls_.ptr()) == 1) {
+      root_ = self;
+      graphs_.set_root(self);
+    }
+    full.push_back(self);
+    target = py::reinterpret_borrow<py::object>(PyMethod_GET_FUNCTION(fn.ptr()));
+  }
+  if (!PyFunction_Check(target.ptr())) {
+    PyErr_SetString(PyExc_TypeError, "fxlint_capture needs a Python function, bound method or nn.Module");
+    throw py::error_already_set();
+  }
+  for (auto a : args) full.push_back(py::reinterpret_borrow<py::object>(a));
+  return run_function(target, full, kwargs, "L");
+}
+
+}  // namespace fxcap

@@ -1,0 +1,77 @@
+#include "records.h"
+
+namespace fxcap {
+
+void Records::add_guard(std::string source, std::string kind, std::string detail) {
+  if (!guard_keys_.emplace(source, kind).second) return;
+  guards.push_back({std::move(source), std::move(kind), std::move(detail)});
+}
+
+void Records::add_specialization(const std::string& name, py::handle value, std::vector<StackEntry> stack) {
+  if (!specialized_.insert(name).second) return;
+  std::string text = py::repr(value);
+  if (text.size() > 200) text = text.substr(0, 197) + "...";
+  specializations.push_back({name, text, py::str(py::type::of(value).attr("__name__")), std::move(stack)});
+}
+
+py::list stack_to_python(const std::vector<StackEntry>& stack) {
+  static py::object& getline = *new py::object(py::module_::import("linecache").attr("getline"));
+  py::list out;
+  for (const auto& e : stack) {
+    py::dict d;
+    d["filename"] = e.filename;
+    d["lineno"] = e.lineno;
+    d["name"] = e.name;
+    d["line"] = getline(e.filename, e.lineno).attr("strip")();
+    out.append(d);
+  }
+  return out;
+}
+
+py::dict Records::to_python() const {
+  py::dict out;
+  py::list br;
+  for (const auto& b : breaks) {
+    py::dict d;
+    d["reason"] = b.info.reason;
+    d["code"] = b.info.code;
+    d["gb_id"] = b.info.gb_id.empty() ? py::object(py::none()) : py::object(py::str(b.info.gb_id));
+    d["user_stack"] = stack_to_python(b.stack);
+    d["graph_index"] = b.graph_index;
+    br.append(d);
+  }
+  out["break_reasons"] = br;
+  py::list se;
+  for (const auto& s : side_effects) {
+    py::dict d;
+    d["kind"] = s.kind;
+    d["target"] = s.target;
+    d["code"] = s.code;
+    d["value_type"] = s.value_type;
+    d["user_stack"] = stack_to_python(s.stack);
+    se.append(d);
+  }
+  out["side_effects"] = se;
+  py::list gu;
+  for (const auto& g : guards) {
+    py::dict d;
+    d["source"] = g.source;
+    d["kind"] = g.kind;
+    d["detail"] = g.detail;
+    gu.append(d);
+  }
+  out["guards"] = gu;
+  py::list sp;
+  for (const auto& s : specializations) {
+    py::dict d;
+    d["name"] = s.name;
+    d["value"] = s.value;
+    d["type"] = s.value_type;
+    d["user_stack"] = stack_to_python(s.stack);
+    sp.append(d);
+  }
+  out["specializations"] = sp;
+  return out;
+}
+
+}  // namespace fxcap

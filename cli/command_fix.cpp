@@ -1,0 +1,287 @@
+#include "cli/command_fix.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "cli/arg_parser.h"
+#include "cli/cli_error.h"
+#include "cli/config_resolver.h"
+#include "cli/file_discovery.h"
+#include "cli/lint_run.h"
+#include "cli/module_name.h"
+#include "cli/rule_selection.h"
+#include "cli/source_reader.h"
+#include "cli/utf8.h"
+#include "rewriter/atomic_write.h"
+#include "rewriter/fix_loop.h"
+#include "rewriter/fix_summary.h"
+#include "rewriter/text_style.h"
+#include "rewriter/unified_diff.h"
+
+namespace fxlint::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"--apply", "", "", "Write the fixed files (atomically) instead of showing the diff"},
+    {"--unsafe-fixes", "", "", "Include unsafe fixes: they may change what the code computes"},
+    {"--exit-non-zero-on-fix", "", "", "With --apply, exit 1 when anything was fixed, even if nothing remains"},
+    {"--verify", "", "", "Confirm with the bytecode capture that the fixed code traces into one graph"},
+    {"--target", "", "TARGET", "Compiler to prepare for: fx2onnx (default), dynamo, export"},
+    {"--scope", "", "SCOPE", "Lint compile regions only (reachable, default) or every function (all)"},
+    {"--select", "", "CODES", "Rules to enable (comma-separated codes, prefixes, names or ALL); replaces config"},
+    {"--extend-select", "", "CODES", "Rules to enable in addition to those selected"},
+    {"--ignore", "", "CODES", "Rules to disable"},
+    {"--config", "", "FILE", "Use this config file instead of searching for one"},
+    {"--force-exclude", "", "", "Apply exclude settings to paths named on the command line too"},
+    {"--no-respect-gitignore", "", "", "Fix files that .gitignore files exclude"},
+    {"--no-cache", "", "", "Do not read or write a cache (fxlint keeps none yet)"},
+    {"--jobs", "-j", "N", "Threads to use; 0 (default) uses every core"},
+    {"--help", "-h", "", "Print this help"},
+};
+
+void print_help(std::ostream& out) {
+  out << "Apply the fixes: show them as a unified diff, or write them with --apply.\n\n"
+         "Usage: fxlint fix [OPTIONS] [PATH]...\n\n"
+         "Arguments:\n  [PATH]...  Files or directories to fix (default: .)\n\n"
+         "Options:\n"
+      << format_options(kOptions)
+      << "\nExit status: 0 nothing to change (with --apply: nothing left), 1 changes to show or\n"
+         "diagnostics left after --apply, 2 usage, config or internal error, or a file that\n"
+         "could not be fixed or written (it is left as it was).\n";
+}
+
+std::vector<std::string> selectors(const ParsedArgs& args, std::string_view option) {
+  std::vector<std::string> out = args.list(option);
+  for (const std::string& s : out) {
+    if (!is_valid_selector(s)) {
+      throw UsageError("invalid value '" + s + "' for '" + std::string(option) +
+                       "': not a rule selector; expected ALL, a code prefix like FX1, a code like "
+                       "FX101 or a rule name (see `fxlint rule --all`)");
+    }
+  }
+  return out;
+}
+
+LintRequest lint_request(const ParsedArgs& args) {
+  LintRequest request;
+  request.paths = args.positionals();
+  for (const std::string& p : request.paths) {
+    if (p == "-") throw UsageError("fix works on files; save standard input to a file to fix it");
+  }
+  if (auto target = args.last("--target")) {
+    request.target = parse_target(*target);
+    if (!request.target) {
+      throw UsageError("invalid value '" + *target + "' for '--target'; possible values: fx2onnx, dynamo, export");
+    }
+  }
+  if (auto scope = args.last("--scope")) {
+    if (*scope == "reachable") {
+      request.scope = Scope::Reachable;
+    } else if (*scope == "all") {
+      request.scope = Scope::All;
+    } else {
+      throw UsageError("invalid value '" + *scope + "' for '--scope'; possible values: reachable, all");
+    }
+  }
+  if (args.has("--select")) request.selection.select = selectors(args, "--select");
+  request.selection.extend_select = selectors(args, "--extend-select");
+  request.selection.ignore = selectors(args, "--ignore");
+  if (auto config = args.last("--config")) request.config = *config;
+  if (auto jobs = args.last("--jobs")) {
+    bool digits = !jobs->empty() && jobs->size() < 6;
+    for (char c : *jobs) digits = digits && c >= '0' && c <= '9';
+    if (!digits) {
+      throw UsageError("invalid value '" + *jobs + "' for '--jobs'; expected a number of threads (0 = all cores)");
+    }
+    request.jobs = static_cast<unsigned>(std::stoul(*jobs));
+  }
+  request.discovery.force_exclude = args.has("--force-exclude");
+  request.discovery.respect_gitignore = !args.has("--no-respect-gitignore");
+  return request;
+}
+
+// A file the loop may fix, and where it sits among the check_sources calls.
+struct PlannedFile {
+  fs::path path;
+  std::string display;
+  EncodedText encoded;
+  size_t group = 0;
+};
+
+// One check_sources call: files sharing the options it takes.
+struct LintGroup {
+  std::vector<SourceInput> inputs;
+  std::vector<size_t> file_index;  // into FixPlan::files
+  CheckOptions options;
+};
+
+struct FixPlan {
+  std::vector<PlannedFile> files;
+  std::vector<LintGroup> groups;
+  std::vector<std::string> problems;  // files that cannot be fixed, and why
+};
+
+void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
+  for (const std::string& s : from) {
+    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+  }
+}
+
+// The same config, discovery, rule selection and module naming as `check`.
+FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
+  std::optional<fs::path> forced;
+  if (request.config) forced = normalize_path(*request.config, cwd);
+  ConfigResolver configs(cwd, forced);
+  std::vector<fs::path> roots;
+  for (const std::string& p : request.paths) roots.push_back(normalize_path(p, cwd));
+  if (roots.empty()) roots.push_back(cwd);
+  Discovery found = discover_files(roots, configs, request.discovery);
+
+  FixPlan plan;
+  for (const PathProblem& p : found.problems) {
+    plan.problems.push_back(display_path(p.path, cwd) + ": " + p.message);
+  }
+  ModuleNamer modules;
+  // Files are grouped by what CheckOptions carries once per call.
+  std::map<std::tuple<Scope, std::string>, size_t> group_of;
+  for (SourceFile& source : read_source_files(found.files, request.jobs)) {
+    std::string shown = display_path(source.path, cwd);
+    if (source.error) {
+      plan.problems.push_back(shown + ": " + *source.error + "; not fixed");
+      continue;
+    }
+    EncodedText encoded = EncodedText::decode(std::move(source.text));
+    if (first_invalid_utf8(encoded.text)) {
+      plan.problems.push_back(shown + ": file is not valid UTF-8; not fixed");
+      continue;
+    }
+    const Config& config = configs.for_file(source.path);
+    Target target = request.target.value_or(config.target.value_or(Target::Fx2Onnx));
+    Scope scope = request.scope.value_or(config.scope.value_or(Scope::Reachable));
+    RuleSelection from_config{config.select, config.extend_select, config.ignore};
+    RuleSelection layers[] = {from_config, request.selection};
+    RuleSet rules = resolve_rules(target, layers);
+    for (const PerFileIgnore& p : config.per_file_ignores) {
+      if (p.pattern.matches(source.path)) rules = without_rules(rules, p.selectors);
+    }
+    std::string torch_version = config.torch_version.value_or(CheckOptions{}.torch_version);
+
+    auto [it, fresh] = group_of.try_emplace({scope, torch_version}, plan.groups.size());
+    if (fresh) {
+      LintGroup g;
+      g.options.scope = scope;
+      g.options.torch_version = torch_version;
+      g.options.jobs = request.jobs;
+      plan.groups.push_back(std::move(g));
+    }
+    LintGroup& group = plan.groups[it->second];
+    append_unique(group.options.entry_points, config.entry_points);
+    append_unique(group.options.compile_functions, config.compile_functions);
+    append_unique(group.options.compile_decorators, config.compile_decorators);
+    group.file_index.push_back(plan.files.size());
+    group.inputs.push_back({shown, modules.name_of(source.path), "", rules, target});
+    plan.files.push_back({source.path, shown, std::move(encoded), it->second});
+  }
+  return plan;
+}
+
+}  // namespace
+
+int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& check, bool color) {
+  ParsedArgs args = parse_args(argv, kOptions);
+  if (args.has("--help")) {
+    print_help(io.out);
+    return 0;
+  }
+  LintRequest request = lint_request(args);
+  const bool apply = args.has("--apply");
+  const bool unsafe = args.has("--unsafe-fixes");
+  if (args.has("--verify")) {
+    throw UsageError(
+        "'--verify' confirms fixes with the bytecode capture, which this build of fxlint does not "
+        "include; run `fxlint fix` without it and check the result with `fxlint verify`");
+  }
+
+  FixPlan plan = plan_fix(request, io.cwd);
+  if (plan.files.empty() && plan.problems.empty()) {
+    io.err << "warning: no Python files found under the given path(s)\n";
+  }
+  std::vector<FixInput> inputs;
+  for (const PlannedFile& f : plan.files) inputs.push_back({f.display, f.encoded.text});
+  LintFunction lint = [&](std::span<const std::string> texts) {
+    std::vector<std::vector<Diagnostic>> out(texts.size());
+    for (LintGroup& g : plan.groups) {
+      for (size_t k = 0; k < g.inputs.size(); ++k) g.inputs[k].text = texts[g.file_index[k]];
+      std::vector<std::vector<Diagnostic>> found = check(g.inputs, g.options);
+      for (size_t k = 0; k < g.inputs.size() && k < found.size(); ++k) {
+        out[g.file_index[k]] = std::move(found[k]);
+      }
+    }
+    return out;
+  };
+  FixLoopOptions options;
+  options.mode = unsafe ? FixMode::IncludeUnsafe : FixMode::SafeOnly;
+  std::vector<FileFixResult> results = fix_until_stable(std::move(inputs), lint, options);
+
+  // Files in display order, like check's output.
+  std::vector<size_t> order(results.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return results[x].path < results[y].path; });
+  for (size_t i : order) {
+    FileFixResult& r = results[i];
+    if (r.status != FixStatus::Fixed) continue;
+    if (!apply) {
+      io.out << unified_diff(r.original, r.fixed, r.path, {3, color});
+      continue;
+    }
+    const std::string target = plan.files[i].path.string();
+    EncodedText fixed{plan.files[i].encoded.bom, r.fixed};
+    if (std::optional<std::string> failed = write_file_atomically(target, fixed.encode())) {
+      std::string why = failed->starts_with(target + ": ") ? failed->substr(target.size() + 2) : *failed;
+      keep_original(r, FixStatus::Unchanged, r.path + ": " + why);
+    }
+  }
+
+  FixSummary summary = summarize_fixes(results);
+  std::vector<std::string> errors = plan.problems;
+  errors.insert(errors.end(), summary.errors.begin(), summary.errors.end());
+  for (const std::string& e : errors) io.err << "error: " << e << '\n';
+  io.err << render_fix_summary(summary, apply);
+  if (!apply && summary.fixed > 0) {
+    io.err << "Run `fxlint fix --apply" << (unsafe ? " --unsafe-fixes" : "") << "` to write these changes.\n";
+  }
+
+  if (!errors.empty()) return 2;
+  if (!apply) return summary.fixed > 0 ? 1 : 0;
+  if (summary.remaining > 0) return 1;
+  return args.has("--exit-non-zero-on-fix") && summary.fixed > 0 ? 1 : 0;
+}
+
+int run_fix(std::span<const std::string> args, Io& io) {
+  bool color = &io.out == &std::cout && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+  return run_fix(args, io, check_sources, color);
+}
+
+int run_fix_command(const std::vector<std::string>& args) {
+  std::error_code ec;
+  Io io{std::cin, std::cout, std::cerr, std::filesystem::current_path(ec)};
+  try {
+    return run_fix(args, io);
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n\nFor more information, try '--help'.\n";
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  }
+  return 2;
+}
+
+}  // namespace fxlint::cli

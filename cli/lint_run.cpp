@@ -1,0 +1,159 @@
+#include "cli/lint_run.h"
+
+#include <algorithm>
+#include <istream>
+#include <iterator>
+#include <map>
+#include <set>
+
+#include "cli/config_resolver.h"
+#include "cli/module_name.h"
+#include "cli/source_reader.h"
+#include "cli/utf8.h"
+
+namespace fxlint::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Diagnostic file_problem(std::string message, TextRange range = {}) {
+  return {"FX900", std::move(message), range, Severity::Error, std::nullopt};
+}
+
+struct Settings {
+  Target target;
+  Scope scope;
+  RuleSet rules;
+};
+
+Settings settings_for(const LintRequest& request, const Config& config, const fs::path& file) {
+  Settings s;
+  s.target = request.target.value_or(config.target.value_or(Target::Fx2Onnx));
+  s.scope = request.scope.value_or(config.scope.value_or(Scope::Reachable));
+  RuleSelection from_config{config.select, config.extend_select, config.ignore};
+  RuleSelection layers[] = {from_config, request.selection};
+  s.rules = resolve_rules(s.target, layers);
+  for (const PerFileIgnore& p : config.per_file_ignores) {
+    if (p.pattern.matches(file)) s.rules = without_rules(s.rules, p.selectors);
+  }
+  return s;
+}
+
+void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
+  for (const std::string& s : from) {
+    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+  }
+}
+
+bool reads_stdin(const LintRequest& request) {
+  return request.stdin_filename.has_value() || (request.paths.size() == 1 && request.paths[0] == "-");
+}
+
+}  // namespace
+
+std::string display_path(const fs::path& path, const fs::path& cwd) {
+  fs::path rel = path.lexically_relative(cwd);
+  std::string r = rel.generic_string();
+  if (rel.empty() || r.starts_with("..")) return path.generic_string();
+  return r;
+}
+
+LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, const fs::path& cwd) {
+  std::optional<fs::path> forced;
+  if (request.config) forced = normalize_path(*request.config, cwd);
+  ConfigResolver configs(cwd, forced);
+
+  std::vector<SourceFile> sources;
+  std::vector<PathProblem> problems;
+  if (reads_stdin(request)) {
+    fs::path name = normalize_path(request.stdin_filename.value_or("-"), cwd);
+    if (request.discovery.force_exclude && request.stdin_filename && is_excluded_by_config(name, configs)) {
+      return {};
+    }
+    SourceFile s;
+    s.path = name;
+    s.text.assign(std::istreambuf_iterator<char>(stdin_stream), std::istreambuf_iterator<char>());
+    if (stdin_stream.bad()) s.error = "cannot read standard input";
+    sources.push_back(std::move(s));
+  } else {
+    std::vector<fs::path> roots;
+    for (const std::string& p : request.paths) roots.push_back(normalize_path(p, cwd));
+    if (roots.empty()) roots.push_back(cwd);
+    Discovery found = discover_files(roots, configs, request.discovery);
+    problems = std::move(found.problems);
+    sources = read_source_files(found.files, request.jobs);
+  }
+
+  LintOutcome outcome;
+  outcome.files_checked = sources.size();
+  for (const PathProblem& p : problems) {
+    outcome.files.push_back({p.path, display_path(p.path, cwd), "", {file_problem(p.message)}});
+  }
+
+  // Files grouped by what CheckOptions holds once per call: scope and torch version.
+  struct Group {
+    std::vector<SourceInput> inputs;
+    std::vector<size_t> result_index;
+    CheckOptions options;
+    std::set<const Config*> configs;
+  };
+  std::map<std::pair<Scope, std::string>, Group> groups;
+  ModuleNamer modules;
+  for (SourceFile& source : sources) {
+    FileResult result{source.path, display_path(source.path, cwd), "", {}};
+    if (source.error) {
+      result.diagnostics.push_back(file_problem(*source.error));
+      outcome.files.push_back(std::move(result));
+      continue;
+    }
+    if (std::optional<size_t> bad = first_invalid_utf8(source.text)) {
+      auto at = static_cast<uint32_t>(*bad);
+      result.diagnostics.push_back(file_problem("file is not valid UTF-8", {at, at + 1}));
+      result.text = std::move(source.text);
+      outcome.files.push_back(std::move(result));
+      continue;
+    }
+    const Config& config = configs.for_file(source.path);
+    Settings settings = settings_for(request, config, source.path);
+    Group& group = groups[{settings.scope, config.torch_version.value_or("")}];
+    group.configs.insert(&config);
+    group.result_index.push_back(outcome.files.size());
+    group.inputs.push_back({result.display_path, modules.name_of(source.path), std::move(source.text),
+                            settings.rules, settings.target});
+    outcome.files.push_back(std::move(result));
+  }
+
+  for (auto& [key, group] : groups) {
+    group.options.scope = key.first;
+    if (!key.second.empty()) group.options.torch_version = key.second;
+    group.options.jobs = request.jobs;
+    for (const Config* c : group.configs) {
+      append_unique(group.options.entry_points, c->entry_points);
+      append_unique(group.options.compile_functions, c->compile_functions);
+      append_unique(group.options.compile_decorators, c->compile_decorators);
+    }
+    std::vector<std::vector<Diagnostic>> found = check_sources(group.inputs, group.options);
+    for (size_t i = 0; i < group.inputs.size(); ++i) {
+      FileResult& result = outcome.files[group.result_index[i]];
+      result.text = std::move(group.inputs[i].text);
+      if (i < found.size()) result.diagnostics = std::move(found[i]);
+    }
+  }
+
+  for (FileResult& f : outcome.files) {
+    for (Diagnostic& d : f.diagnostics) {
+      // A rule the target has off but the user selected by code is shown as a warning.
+      if (d.severity == Severity::Off) d.severity = Severity::Warning;
+    }
+    std::stable_sort(f.diagnostics.begin(), f.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+      if (a.range.start != b.range.start) return a.range.start < b.range.start;
+      return a.code < b.code;
+    });
+  }
+  std::stable_sort(outcome.files.begin(), outcome.files.end(),
+                   [](const FileResult& a, const FileResult& b) { return a.display_path < b.display_path; });
+  return outcome;
+}
+
+}  // namespace fxlint::cli

@@ -1,0 +1,49 @@
+#pragma once
+// One lint run as `check` (and later `fix`) performs it: resolve config, find
+// files, read them, build each file's rule set and module name, call
+// check_sources, and collect the results per file in a stable order.
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/file_discovery.h"
+#include "cli/rule_selection.h"
+#include "core/diagnostic.h"
+#include "rules/checker.h"
+
+namespace fxlint::cli {
+
+// What the command line says; unset fields defer to the config files.
+struct LintRequest {
+  std::vector<std::string> paths;               // as typed; "-" reads stdin
+  std::optional<std::string> stdin_filename;    // --stdin-filename: read stdin, name it this
+  std::optional<std::filesystem::path> config;  // --config FILE
+  std::optional<Target> target;
+  std::optional<Scope> scope;
+  RuleSelection selection;  // --select / --extend-select / --ignore
+  DiscoveryOptions discovery;
+  unsigned jobs = 0;  // 0 = all cores
+};
+
+struct FileResult {
+  std::filesystem::path path;  // absolute
+  std::string display_path;    // relative to the working directory when inside it
+  std::string text;
+  std::vector<Diagnostic> diagnostics;  // sorted by position
+};
+
+struct LintOutcome {
+  std::vector<FileResult> files;  // every file looked at, sorted by display path
+  size_t files_checked = 0;
+};
+
+// Throws ConfigError for broken config. `cwd` anchors relative paths.
+LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream,
+                     const std::filesystem::path& cwd);
+
+// `path` relative to `cwd` when inside it, else absolute; '/'-separated.
+std::string display_path(const std::filesystem::path& path, const std::filesystem::path& cwd);
+
+}  // namespace fxlint::cli

@@ -1,0 +1,24 @@
+// `path:row:col: CODE [*] message`, one line per diagnostic ([*] when a safe fix exists).
+#include <ostream>
+
+#include "cli/output/output_format.h"
+#include "cli/output/position.h"
+#include "cli/output/style.h"
+
+namespace fxlint::cli {
+
+void write_concise(std::span<const FileResult> files, const OutputOptions& options, std::ostream& out) {
+  Style style(options.color);
+  for (const FileResult& f : files) {
+    LineIndex lines(f.text);
+    for (const Diagnostic& d : f.diagnostics) {
+      SourceLocation at = lines.location(d.range.start);
+      out << style.path(f.display_path) << ':' << at.row << ':' << at.column << ": "
+          << style.severity(d.severity, d.code) << ' ';
+      if (d.fix && d.fix->applicability == Applicability::Safe) out << style.fixable("[*]") << ' ';
+      out << d.message << '\n';
+    }
+  }
+}
+
+}  // namespace fxlint::cli

@@ -1,0 +1,64 @@
+#include "cli/source_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/parallel.h"
+
+namespace fxlint::cli {
+
+namespace {
+
+std::string errno_message(int err) {
+  std::string m = std::strerror(err);
+  if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
+  return "cannot read file: " + m;
+}
+
+}  // namespace
+
+std::optional<std::string> read_whole_file(const std::filesystem::path& file, std::string& out) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno_message(errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return errno_message(err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return errno_message(EISDIR);
+  }
+  out.clear();
+  if (S_ISREG(st.st_mode)) out.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return errno_message(err);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return std::nullopt;
+}
+
+std::vector<SourceFile> read_source_files(std::span<const std::filesystem::path> files, unsigned jobs) {
+  std::vector<SourceFile> out(files.size());
+  parallel_for(files.size(), jobs, [&](size_t i) {
+    out[i].path = files[i];
+    out[i].error = read_whole_file(files[i], out[i].text);
+  });
+  return out;
+}
+
+}  // namespace fxlint::cli

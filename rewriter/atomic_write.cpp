@@ -1,0 +1,80 @@
+#include "rewriter/atomic_write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+namespace fxlint {
+
+namespace {
+
+std::string failure(const std::string& path, const std::string& what, int err) {
+  return path + ": " + what + ": " + std::strerror(err) + "; the file was left unchanged";
+}
+
+}  // namespace
+
+std::optional<std::string> write_file_atomically(const std::string& path, std::string_view bytes) {
+  char resolved[PATH_MAX];
+  if (!realpath(path.c_str(), resolved)) return failure(path, "cannot resolve path", errno);
+  std::string target = resolved;
+
+  struct stat st;
+  if (stat(target.c_str(), &st) != 0) return failure(path, "cannot stat", errno);
+  if (!S_ISREG(st.st_mode)) return path + ": not a regular file; the file was left unchanged";
+  // A file with no write bit is read-only on purpose, even for a user (root)
+  // whom the permission check would let through.
+  if ((st.st_mode & 0222) == 0 || access(target.c_str(), W_OK) != 0) {
+    return path + ": file is read-only; the file was left unchanged";
+  }
+
+  size_t slash = target.rfind('/');
+  std::string dir = target.substr(0, slash == 0 ? 1 : slash);
+  std::string temp = dir + (dir == "/" ? "" : "/") + "." + target.substr(slash + 1) +
+                     ".fxlint-XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) return failure(path, "cannot create a temporary file in " + dir, errno);
+
+  auto abandon = [&](const std::string& what) {
+    int err = errno;
+    close(fd);
+    unlink(temp.c_str());
+    return failure(path, what, err);
+  };
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return abandon("cannot write the temporary file");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fchmod(fd, st.st_mode & 07777) != 0) return abandon("cannot set permissions");
+  // Ownership is kept when allowed (root); otherwise the file becomes ours, as with any editor.
+  if (fchown(fd, st.st_uid, st.st_gid) != 0) { /* not permitted: keep ours */ }
+  if (fsync(fd) != 0) return abandon("cannot flush to disk");
+  if (close(fd) != 0) {
+    int err = errno;
+    unlink(temp.c_str());
+    return failure(path, "cannot close the temporary file", err);
+  }
+  if (rename(temp.c_str(), target.c_str()) != 0) {
+    int err = errno;
+    unlink(temp.c_str());
+    return failure(path, "cannot replace the file", err);
+  }
+  // Make the rename itself durable.
+  int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    fsync(dir_fd);
+    close(dir_fd);
+  }
+  return std::nullopt;
+}
+
+}  // namespace fxlint

@@ -1,0 +1,55 @@
+#include "rewriter/syntax_guard.h"
+
+#include <map>
+
+#include "analyzer/syntax_tree.h"
+
+namespace fxlint {
+
+SyntaxFacts syntax_facts(std::string_view text) {
+  SyntaxTree tree = SyntaxTree::parse(std::string(text));
+  SyntaxFacts facts;
+  facts.error_count = tree.error_count();
+  // Comments are extras: they can hang under any node, so walk the whole tree.
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
+  for (;;) {
+    Node n(ts_tree_cursor_current_node(&cursor));
+    if (n.is(NodeKind::Comment)) {
+      std::string body(n.text(tree.text()));
+      while (!body.empty() && (body.back() == ' ' || body.back() == '\t' || body.back() == '\r')) {
+        body.pop_back();
+      }
+      facts.comments.push_back({n.range(), std::move(body)});
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return facts;
+}
+
+std::vector<std::string> lost_comments(const SyntaxFacts& before, const SyntaxFacts& after,
+                                       std::span<const TextRange> exempt) {
+  std::map<std::string, long> kept;
+  for (const SourceComment& c : after.comments) ++kept[c.text];
+  std::vector<std::string> lost;
+  for (const SourceComment& c : before.comments) {
+    bool about_it = false;
+    for (const TextRange& r : exempt) {
+      about_it = about_it || c.range.contains(r);
+    }
+    if (about_it) continue;
+    if (--kept[c.text] < 0) lost.push_back(c.text);
+  }
+  return lost;
+}
+
+}  // namespace fxlint

@@ -1,0 +1,150 @@
+"""Python constructs the capture follows into a single graph."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .registry import case
+
+OFFSET = 1.5
+
+
+def x43():
+    return (torch.randn(4, 3),)
+
+
+def _scale(t, factor=2.0, *, bias=0.0):
+    return t * factor + bias
+
+
+def _sum_all(*tensors, **weights):
+    total = tensors[0] * 0
+    for i, t in enumerate(tensors):
+        total = total + t * weights.get(f"w{i}", 1.0)
+    return total
+
+
+@case(graphs=1, inputs=x43)
+def arithmetic_and_calls(x):
+    a = x + 1
+    b = a * 2 - x / 3
+    c = -b ** 2 // 4 % 5
+    d = torch.relu(c) @ x.t()
+    e = F.softmax(d, dim=-1).mean(dim=0, keepdim=True)
+    f = x.sum(1).unsqueeze(1) > 0
+    return e.sum() + f.float().sum() + x[1:, ::2].abs().sum() + x[0].sum()
+
+
+@case(graphs=1, inputs=x43)
+def containers_and_unpacking(x):
+    parts = [x, x * 2]
+    parts.append(x * 3)
+    d = {"a": parts[0], "b": parts[-1]}
+    d["c"] = d["a"] + d["b"]
+    first, *rest = parts
+    a, (b, c) = first, (rest[0], rest[1])
+    t = tuple(p.sum() for p in parts)
+    return torch.stack([a, b, c, d["c"]]).sum() + sum(t) + len(rest)
+
+
+@case(graphs=1, inputs=x43)
+def loops(x):
+    acc = x * 0
+    for i in range(3):
+        acc = acc + x * i
+    for i, w in enumerate((0.5, 0.25)):
+        acc = acc + w * i
+    for a, b in zip([x, acc], [acc, x]):
+        acc = acc + a * b
+    for row in x:
+        acc = acc + row
+    return acc
+
+
+@case(graphs=1, inputs=x43)
+def calls_and_closures(x):
+    k = 3
+
+    def inner(t):
+        return t * k + OFFSET
+
+    y = _scale(x, 0.5, bias=1.0)
+    z = _sum_all(x, y, w1=0.25)
+    ys = list(map(inner, [x, y]))
+    return inner(z) + ys[1] + (lambda t: t.sin())(x)
+
+
+class Block(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+        self.register_buffer("shift", torch.ones(n))
+        self.gain = nn.Parameter(torch.full((n,), 0.5))
+
+    def forward(self, x):
+        return self.helper(self.lin(x)) + self.shift
+
+    def helper(self, y):
+        return F.gelu(y) * self.gain
+
+
+class Base(nn.Module):
+    def forward(self, x):
+        return x + 1
+
+
+class Derived(Base):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(3), Block(3)])
+        self.seq = nn.Sequential(nn.Linear(3, 3), nn.ReLU())
+
+    def forward(self, x):
+        x = super().forward(x)
+        for block in self.blocks:
+            x = block(x)
+        with torch.no_grad():
+            y = self.seq(x)
+        return x + y
+
+
+_derived = Derived()
+
+
+@case(graphs=1, inputs=x43)
+def modules_super_and_no_grad(x):
+    return _derived(x)
+
+
+@case(graphs=1, inputs=x43)
+def exceptions_handled_inside(x):
+    try:
+        raise KeyError("absent")
+    except KeyError:
+        x = x + 1
+    try:
+        y = x * 2
+    finally:
+        y = y + 1
+    return y
+
+
+def _checked(t):
+    if t.shape[0] > 2:
+        raise IndexError("too many rows")
+    return t
+
+
+@case(graphs=1, inputs=x43)
+def exception_from_inlined_helper(x):
+    try:
+        y = _checked(x * 2)
+    except IndexError:
+        y = x * 3
+    return y + 1
+
+
+@case(graphs=1, inputs=x43)
+def generator_expression_and_dict_comprehension(x):
+    rows = {i: r * i for i, r in enumerate(x)}
+    return sum(r.sum() for r in rows.values()) + max(len(rows), 2)

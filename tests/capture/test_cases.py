@@ -1,0 +1,193 @@
+"""Every pattern of pitfalls.md, the constructs capture follows, the rewritten
+forms and the limits: graph count, break codes and lines, side effects, and
+the eager result, checked against what the case's source marks."""
+
+import copy
+import os
+import sys
+import types
+
+import pytest
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import fxlint_capture  # noqa: E402
+from cases import constructs, limits, pitfalls, rewritten  # noqa: E402,F401
+from cases.registry import CASES  # noqa: E402
+
+CASE_FILES = {os.path.abspath(m.__file__) for m in (constructs, limits, pitfalls, rewritten)}
+
+
+def _same(a, b):
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, equal_nan=True)
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, types.GeneratorType):
+        return isinstance(b, types.GeneratorType)
+    return a == b
+
+
+def _case_frame(stack):
+    """The innermost frame in a case file: where the user's own code broke."""
+    for frame in reversed(stack):
+        if os.path.abspath(frame["filename"]) in CASE_FILES:
+            return frame
+    raise AssertionError(f"no frame of a case file in {stack}")
+
+
+def _run(c, mode="dynamo"):
+    torch.manual_seed(0)
+    inputs = c.inputs()
+    eager_inputs = copy.deepcopy(inputs)
+    report = fxlint_capture.explain(c.fn, mode=mode)(*inputs)
+    return report, eager_inputs
+
+
+@pytest.mark.parametrize("c", CASES, ids=repr)
+def test_case(c):
+    report, eager_inputs = _run(c)
+    expected_breaks = sorted(set(c.marks("break")))
+    found = sorted({(_case_frame(b.user_stack)["lineno"], b.code) for b in report.break_reasons})
+    assert found == expected_breaks, str(report)
+    if c.breaks is not None:
+        assert report.graph_break_count == c.breaks, str(report)
+    else:
+        assert report.graph_break_count == len(c.marks("break")), str(report)
+    assert report.graph_count == c.graphs, str(report)
+
+    effects = sorted((_case_frame(s["user_stack"])["lineno"], s["code"]) for s in report.side_effects)
+    assert effects == sorted(c.marks("side-effect")), str(report)
+
+    names = {s["name"].rsplit(".", 1)[-1] for s in report.specializations}
+    assert set(c.specializations) <= names, str(report)
+
+    if not c.marks("side-effect"):  # stateful cases would see their own first run
+        torch.manual_seed(0)
+        eager = c.fn(*eager_inputs)
+        assert _same(report.result, eager)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.graphs == 1], ids=repr)
+def test_single_graph_matches_eager(c):
+    report, eager_inputs = _run(c)
+    gm, inputs = report.graphs[0], report.graph_inputs[0]
+    assert _same(gm(*inputs), report.result), gm.code
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.strict_ok is not None], ids=repr)
+def test_strict_mode(c):
+    report, _ = _run(c, mode="strict")
+    assert report.ok is c.strict_ok, str(report)
+    data = report.to_json()
+    assert data["ok"] is c.strict_ok
+    if not c.strict_ok:
+        codes = {f["code"] for f in data["failures"]}
+        assert codes == {code for _, code in c.marks("side-effect") + c.marks("break")}
+
+
+def test_strict_mode_fails_on_breaks():
+    report, _ = _run(next(c for c in CASES if c.name == "item"), mode="strict")
+    assert not report.ok
+    assert [f["code"] for f in report.to_json()["failures"]] == ["FX101"]
+    with pytest.raises(fxlint_capture.CaptureError, match="FX101"):
+        report.check()
+
+
+def test_user_exception_propagates_unchanged():
+    def bad(x):
+        y = x * 2
+        if y.shape[0] == 4:
+            raise ValueError("bad input shape")
+        return y
+
+    with pytest.raises(ValueError, match="bad input shape"):
+        fxlint_capture.explain(bad)(torch.randn(4, 3))
+
+
+def test_exception_from_torch_propagates():
+    def mismatched(x):
+        return x @ x
+
+    with pytest.raises(RuntimeError, match="cannot be multiplied"):
+        fxlint_capture.explain(mismatched)(torch.randn(4, 3))
+
+
+def test_report_json_fields():
+    report, _ = _run(next(c for c in CASES if c.name == "print_call"))
+    data = report.to_json()
+    for key in ("graph_count", "graph_break_count", "break_reasons", "op_count", "ops_per_graph", "guards",
+                "side_effects", "specializations", "compile_time_s"):
+        assert key in data
+    (reason,) = data["break_reasons"]
+    assert reason["code"] == "FX501" and reason["gb_id"] == "GB0059"
+    frame = reason["user_stack"][-1]
+    assert set(frame) == {"filename", "lineno", "name", "line"}
+    assert frame["name"] == "print_call" and frame["line"].startswith("print(")
+    assert data["op_count"] == sum(len(ops) for ops in data["ops_per_graph"])
+    assert any(g["source"] == "L['x']" and g["kind"] == "TENSOR_MATCH" for g in data["guards"])
+    text = str(report)
+    assert "Graph Count: 2" in text and "Graph Break Count: 1" in text and "FX501" in text
+
+
+def test_bad_mode_is_an_error():
+    with pytest.raises(ValueError, match="mode"):
+        fxlint_capture.explain(lambda x: x, mode="fast")
+
+
+def test_not_a_function_is_an_error():
+    with pytest.raises(TypeError, match="Python function"):
+        fxlint_capture.explain(torch.relu)(torch.randn(2))
+
+
+def test_exception_inside_with_block_propagates_and_restores_grad_mode():
+    def inside_no_grad(x):
+        with torch.no_grad():
+            y = x * 2
+            raise KeyError("inside")
+        return y
+
+    x = torch.randn(3, requires_grad=True)
+    assert torch.is_grad_enabled()
+    with pytest.raises(KeyError, match="inside"):
+        fxlint_capture.explain(inside_no_grad)(x)
+    assert torch.is_grad_enabled()
+
+
+def test_no_grad_is_in_the_graph_and_respected():
+    lin = torch.nn.Linear(3, 3)
+
+    def frozen(x):
+        with torch.no_grad():
+            y = lin(x)
+        return y * 2
+
+    report = fxlint_capture.explain(frozen)(torch.randn(2, 3))
+    assert report.graph_count == 1
+    assert not report.result.requires_grad
+    assert report.ops_per_graph[0].count("torch._C._set_grad_enabled") == 2
+
+
+def test_unsupported_opcode_in_captured_function_runs_it_eagerly():
+    def matcher(x):
+        match (x, 2):
+            case (t, k):
+                return t * k
+
+    x = torch.randn(3)
+    report = fxlint_capture.explain(matcher)(x)
+    assert report.graph_count == 0
+    (reason,) = report.break_reasons
+    assert reason.reason == "unsupported bytecode MATCH_SEQUENCE"
+    assert reason.user_stack[-1]["line"] == "case (t, k):"
+    assert torch.equal(report.result, x * 2)
+
+
+def test_deep_recursion_breaks_instead_of_overflowing():
+    def depth(t, n):
+        return t if n == 0 else depth(t + 1, n - 1)
+
+    report = fxlint_capture.explain(depth)(torch.zeros(2), 100)
+    assert torch.equal(report.result, torch.full((2,), 100.0))
+    assert any("inlining too deep" in b.reason for b in report.break_reasons)

@@ -1,0 +1,94 @@
+"""`fxlint check`: what is found, where it is reported, and the exit status."""
+import json
+
+from conftest import MODEL, SYNTAX_ERROR, TRAINING
+
+
+def test_clean_project_passes_with_status_0(project):
+    project.write("train.py", TRAINING)
+    result = project.run("check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == "All checks passed!\n"
+
+
+def test_item_in_forward_is_reported_with_status_1(project):
+    project.write("pkg/model.py", MODEL)
+    project.write("train.py", TRAINING)
+    result = project.run("check")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("pkg/model.py:6:16: FX101 ")
+    assert "6 |         return x.item()" in lines
+    assert "  |                ^^^^^^^^ FX101 error" in lines
+    assert "train.py" not in result.stdout
+    assert lines[-1] == "Found 1 error."
+
+
+def test_syntax_error_is_fx900_and_other_files_still_run(project):
+    project.write("bad.py", SYNTAX_ERROR)
+    project.write("model.py", MODEL)
+    result = project.run("check", "--output-format", "concise")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("bad.py:1:12: FX900 ")
+    assert lines[1].startswith("model.py:6:16: FX101 ")
+    assert lines[2] == "Found 2 errors."
+
+
+def test_exit_zero(project):
+    project.write("bad.py", SYNTAX_ERROR)
+    result = project.run("check", "--exit-zero")
+    assert result.returncode == 0
+    assert "FX900" in result.stdout
+
+
+def test_paths_are_relative_to_cwd_and_sorted(project):
+    project.write("b/z.py", SYNTAX_ERROR)
+    project.write("a/y.py", SYNTAX_ERROR)
+    result = project.run("check", "--output-format", "concise", "b", "a")
+    assert [l.split(":")[0] for l in result.stdout.splitlines()[:2]] == ["a/y.py", "b/z.py"]
+    inside = project.run("check", "--output-format", "concise", ".", cwd=project.root / "a")
+    assert inside.stdout.startswith("y.py:1:")
+
+
+def test_same_output_with_one_or_many_jobs(project):
+    for i in range(30):
+        project.write(f"m{i:02}.py", MODEL if i % 3 else SYNTAX_ERROR)
+    one = project.run("check", "--jobs", "1", "--output-format", "json")
+    many = project.run("check", "-j", "4", "--output-format", "json")
+    assert one.returncode == many.returncode == 1
+    assert one.stdout == many.stdout
+    assert len(json.loads(one.stdout)) == 30
+
+
+def test_stdin_with_filename(project):
+    project.write("fxlint.toml", '[per-file-ignores]\n"ignored/*" = ["FX101"]\n')
+    result = project.run("check", "--stdin-filename", "pkg/model.py", "--output-format", "concise", stdin=MODEL)
+    assert result.returncode == 1
+    assert result.stdout.startswith("pkg/model.py:6:16: FX101 ")
+    ignored = project.run("check", "--stdin-filename", "ignored/model.py", stdin=MODEL)
+    assert ignored.returncode == 0, ignored.stdout
+    dash = project.run("check", "-", stdin=SYNTAX_ERROR, prefix=())
+    assert dash.returncode == 1
+    assert "FX900" in dash.stdout
+
+
+def test_no_python_files_warns_and_passes(project):
+    project.write("README.md", "nothing here\n")
+    result = project.run("check")
+    assert result.returncode == 0
+    assert "no Python files found" in result.stderr
+
+
+def test_statistics(project):
+    project.write("a.py", MODEL)
+    project.write("b.py", MODEL)
+    project.write("c.py", SYNTAX_ERROR)
+    result = project.run("check", "--statistics")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].split("\t") == ["2", "FX101", "tensor-item"]
+    assert lines[1].split("\t") == ["1", "FX900", "syntax-error"]
+    assert lines[-1] == "Found 3 errors."
+    stats = json.loads(project.run("check", "--statistics", "--output-format", "json").stdout)
+    assert {k: stats[0][k] for k in ("code", "name", "count")} == {"code": "FX101", "name": "tensor-item", "count": 2}

@@ -1,0 +1,76 @@
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include "rewriter/atomic_write.h"
+#include "temp_dir.h"
+
+using namespace fxlint;
+using namespace fxlint::test;
+namespace fs = std::filesystem;
+
+namespace {
+mode_t mode_of(const std::string& path) {
+  struct stat st;
+  stat(path.c_str(), &st);
+  return st.st_mode & 07777;
+}
+size_t entries(const fs::path& dir) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+}  // namespace
+
+TEST_CASE("a write replaces the bytes and keeps the mode", "[write]") {
+  TempDir dir;
+  std::string p = dir.write("m.py", "old\r\n");
+  chmod(p.c_str(), 0750);
+  REQUIRE_FALSE(write_file_atomically(p, "new\r\n"));
+  CHECK(TempDir::read(p) == "new\r\n");
+  CHECK(mode_of(p) == 0750);
+  CHECK(entries(dir.path()) == 1);  // no temporary file left behind
+}
+
+TEST_CASE("a read-only file is an error that names it and loses nothing", "[write]") {
+  TempDir dir;
+  std::string p = dir.write("ro.py", "keep me\n");
+  chmod(p.c_str(), 0444);
+  std::optional<std::string> err = write_file_atomically(p, "lost\n");
+  REQUIRE(err);
+  CHECK_THAT(*err, Catch::Contains(p) && Catch::Contains("read-only"));
+  CHECK(TempDir::read(p) == "keep me\n");
+  CHECK(mode_of(p) == 0444);
+  CHECK(entries(dir.path()) == 1);
+}
+
+TEST_CASE("a missing file or directory is an error", "[write]") {
+  TempDir dir;
+  std::optional<std::string> err = write_file_atomically((dir.path() / "nope.py").string(), "x");
+  REQUIRE(err);
+  CHECK_THAT(*err, Catch::Contains("nope.py"));
+  CHECK(entries(dir.path()) == 0);
+}
+
+TEST_CASE("a symlink is followed: the target changes, the link stays", "[write]") {
+  TempDir dir;
+  std::string target = dir.write("real.py", "a\n");
+  fs::path link = dir.path() / "link.py";
+  fs::create_symlink(target, link);
+  REQUIRE_FALSE(write_file_atomically(link.string(), "b\n"));
+  CHECK(fs::is_symlink(link));
+  CHECK(TempDir::read(target) == "b\n");
+}
+
+TEST_CASE("a directory that cannot take the temporary file leaves the file intact", "[write]") {
+  if (geteuid() == 0) {
+    // root may create files in a read-only directory: nothing to observe.
+    SUCCEED("running as root");
+    return;
+  }
+  TempDir dir;
+  std::string p = dir.write("m.py", "keep\n");
+  chmod(dir.path().c_str(), 0555);
+  std::optional<std::string> err = write_file_atomically(p, "lost\n");
+  chmod(dir.path().c_str(), 0755);
+  REQUIRE(err);
+  CHECK(TempDir::read(p) == "keep\n");
+}
