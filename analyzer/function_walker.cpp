@@ -650,6 +650,7 @@ class Walker final : public WalkContext {
     if (ov.kind == ValueKind::Tensor) return torch_api::tensor_attribute(a);
     if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
+    if (a == "shape" || a == "ndim") return Value::of(ValueKind::Static);
     std::string q = resolve(attr);
     if (q.starts_with("torch.")) {
       if (dtype_from_expr(q) != TensorDtype::Unknown) return Value::of(ValueKind::Static);
@@ -677,6 +678,13 @@ class Walker final : public WalkContext {
   }
 
   static Value combine(const Value& a, const Value& b, bool bitwise, bool comparison) {
+    Value v = combine_kinds(a, b, bitwise, comparison);
+    auto known = [](const Value& x) { return x.kind == ValueKind::Static || (x.is_tensor() && x.static_data); };
+    if (v.is_tensor() && known(a) && known(b)) v.static_data = true;
+    return v;
+  }
+
+  static Value combine_kinds(const Value& a, const Value& b, bool bitwise, bool comparison) {
     if (a.is_tensor() || b.is_tensor()) {
       if (comparison) return Value::tensor(TensorDtype::Bool);
       if (bitwise) {
@@ -746,6 +754,10 @@ class Walker final : public WalkContext {
         return r;
       }
       if (ov.kind == ValueKind::TensorSequence && (method == "index" || method == "count")) return Value::of(ValueKind::Static);
+      // Shape queries are shape-level whatever the receiver turns out to be.
+      if (method == "size" || method == "dim" || method == "ndimension" || method == "numel") {
+        return Value::of(ValueKind::Static);
+      }
       if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
       if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
       if (ov.kind == ValueKind::Module) {
@@ -798,6 +810,12 @@ class Walker final : public WalkContext {
       return Value::unknown();
     }
     if (q == "torch.where" && positional.size() == 1 && !keyword("input")) return Value::of(ValueKind::TensorSequence);
+    if ((q == "torch.scalar_tensor" || q == "torch.tensor" || q == "torch.as_tensor") && !positional.empty() &&
+        value_of(positional[0]).kind == ValueKind::Static) {
+      Value r = dtype_kw(Value::tensor());
+      r.static_data = true;
+      return r;
+    }
     if (q.starts_with("torch.") || q.starts_with("torchvision.")) {
       Value r = torch_api::call_result(q);
       if (r.is_tensor()) {

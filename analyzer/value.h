@@ -21,6 +21,9 @@ enum class TensorDtype : uint8_t { Unknown, Bool, Integer, Floating };
 struct Value {
   ValueKind kind = ValueKind::Unknown;
   TensorDtype dtype = TensorDtype::Unknown;  // meaningful for Tensor / TensorSequence
+  // A tensor built from trace-time values only (torch.scalar_tensor(x.size(1))):
+  // its data is known when tracing, so using it as a size is not data-dependent.
+  bool static_data = false;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
@@ -38,6 +41,7 @@ struct Value {
 // The value at a merge point (after if/else, after a loop): what both paths agree on.
 inline Value join(const Value& a, const Value& b) {
   if (a == b) return a;
+  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false};
   if (a.kind == b.kind) return Value::of(a.kind);  // dtypes differ
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
   if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);

@@ -56,8 +56,11 @@ SuppressionSet parse_suppressions(std::string_view source, const std::vector<Tex
       size_t after = q + 4;
       while (after < text.size() && text[after] == ' ') ++after;
       if (after < text.size() && text[after] == ':') {
-        s.codes = read_codes(text.substr(after + 1));
-        if (s.codes.empty()) s.all = true;
+        std::string_view rest = text.substr(after + 1);
+        s.codes = read_codes(rest);
+        // `# noqa: 401` names another tool's codes: not a blanket suppression.
+        if (s.codes.empty() && rest.find_first_not_of(" \t") == std::string_view::npos) s.all = true;
+        if (s.codes.empty() && !s.all) continue;
       } else {
         s.all = true;
       }

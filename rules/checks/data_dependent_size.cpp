@@ -79,11 +79,15 @@ class DataDependentSize final : public Check {
     Node u = a.unparenthesized();
     if (u.is(NodeKind::Tuple) || u.is(NodeKind::List)) {
       for (Node c : u.children()) {
-        if (ctx.value_of(c).depends_on_tensor_data()) return true;
+        if (from_data(ctx.value_of(c))) return true;
       }
       return false;
     }
-    return ctx.value_of(a).depends_on_tensor_data();
+    return from_data(ctx.value_of(a));
+  }
+
+  static bool from_data(const Value& v) {
+    return v.depends_on_tensor_data() && !(v.is_tensor() && v.static_data);
   }
 };
 
