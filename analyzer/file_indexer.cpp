@@ -428,6 +428,7 @@ class Indexer {
     bind_target(left, ctx);
     if (left.is(NodeKind::Identifier) && right) {
       std::string name(left.text(src_));
+      if (ctx.function >= 0) fn(ctx).first_values.emplace(name, quick_value(right, src_, m_.imports));
       if (ctx.function < 0 && ctx.cls < 0) {
         GlobalFacts& g = m_.globals[name];
         if (g.top_level_assignments <= 1 && g.value.kind == ValueKind::Unknown) {

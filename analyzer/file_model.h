@@ -45,6 +45,7 @@ struct FunctionInfo {
   std::unordered_set<std::string> globals;    // declared `global`
   std::unordered_set<std::string> nonlocals;  // declared `nonlocal`
   std::unordered_map<std::string, int> nested;  // nested def name -> function
+  std::unordered_map<std::string, Value> first_values;  // what a local's first binding holds
 };
 
 struct ClassInfo {

@@ -160,6 +160,16 @@ class Walker final : public WalkContext {
     return v;
   }
   bool in_condition() const override { return condition_depth_ > 0; }
+  Value enclosing_value(std::string_view name) const override {
+    std::string n(name);
+    for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
+      const FunctionInfo& f = file_.functions[static_cast<size_t>(p)];
+      auto it = f.first_values.find(n);
+      if (it != f.first_values.end()) return it->second;
+      if (f.locals.count(n)) return Value::unknown();
+    }
+    return Value::unknown();
+  }
   bool assigned_locally(std::string_view name) const override { return assigned_.count(std::string(name)) > 0; }
 
  private:

@@ -1,5 +1,6 @@
 #include "rules/fix_builders.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -295,7 +296,9 @@ std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node stat
   std::string_view src = ctx.source();
   Node z = target.field("value").unparenthesized();
   Node assignment = target.parent();
-  if (!z.is(NodeKind::Identifier) || !value || !assignment || !assignment.is(NodeKind::Assignment) ||
+  bool z_is_name = z.is(NodeKind::Identifier);
+  bool z_is_attribute = z.is(NodeKind::Attribute) && z.field("object").unparenthesized().is(NodeKind::Identifier);
+  if (!(z_is_name || z_is_attribute) || !value || !assignment || !assignment.is(NodeKind::Assignment) ||
       !statement.is(NodeKind::ExpressionStatement) || statement.named_child_count() != 1) {
     return std::nullopt;
   }
@@ -312,7 +315,7 @@ std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node stat
     if (idx.size() != 1 || idx[0].text(src) != mask.text(src)) return std::nullopt;
     std::string vt(v.field("value").text(src));
     std::string choice = spelled("torch.where", ctx) + "(" + mt + ", " + vt + ", " + zt + ")";
-    text = ctx.assigned_locally(zt) ? zt + " = " + choice : zt + ".copy_(" + choice + ")";
+    text = z_is_name && ctx.assigned_locally(zt) ? zt + " = " + choice : zt + ".copy_(" + choice + ")";
   } else {
     return std::nullopt;
   }
@@ -340,9 +343,16 @@ std::optional<Fix> masked_reduction(Node subscript, Node mask, const WalkContext
 
 std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, const WalkContext& ctx) {
   std::string_view src = ctx.source();
-  const GlobalFacts* g = ctx.global_facts(target.text(src));
+  std::string_view name = target.text(src);
+  bool outer_is_tensor = false;
+  if (ctx.declared_global(name)) {
+    const GlobalFacts* g = ctx.global_facts(name);
+    outer_is_tensor = g && g->value.is_tensor();
+  } else if (ctx.declared_nonlocal(name)) {
+    outer_is_tensor = ctx.enclosing_value(name).is_tensor();
+  }
   Node assignment = target.parent();
-  if (!g || !g->value.is_tensor() || !assignment || !assignment.is(NodeKind::Assignment) ||
+  if (!outer_is_tensor || !assignment || !assignment.is(NodeKind::Assignment) ||
       !statement.is(NodeKind::ExpressionStatement) || statement.named_child_count() != 1) {
     return std::nullopt;
   }
@@ -350,7 +360,158 @@ std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, co
   return Fix{"Copy into the existing tensor in place", Applicability::Unsafe, {Edit{assignment.range(), std::move(text)}}};
 }
 
-std::optional<Fix> global_scalar_to_tensor(Node, const WalkContext&) { return std::nullopt; }
-std::optional<Fix> attribute_scalar_to_buffer(Node, const WalkContext&) { return std::nullopt; }
+namespace {
+
+// `+=` -> add_, `-=` -> sub_, `*=` -> mul_; "" for operators without an in-place method here.
+std::string_view inplace_method(Node augmented, std::string_view src) {
+  Node op = augmented.field("operator");
+  std::string_view o = op ? op.text(src) : "";
+  if (o == "+=") return "add_";
+  if (o == "-=") return "sub_";
+  if (o == "*=") return "mul_";
+  return {};
+}
+
+// Text of `expr` with every `t.item()` turned into `t.reshape(())`: the value stays a 0-d tensor.
+std::string item_as_tensor(Node expr, std::string_view src) {
+  std::vector<Edit> edits;
+  auto visit = [&](auto&& self, Node n) -> void {
+    if (n.is(NodeKind::Call) && support::method_name(n, src) == "item" && support::positional_args(n).empty()) {
+      Node object = support::receiver(n);
+      edits.push_back({{object.end(), n.end()}, ".reshape(())"});
+    }
+    for_each_child(n, [&](Node c) {
+      if (c.is_named()) self(self, c);
+    });
+  };
+  visit(visit, expr);
+  std::string out(expr.text(src));
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.start > b.range.start; });
+  for (const Edit& e : edits) {
+    out.replace(e.range.start - expr.start(), e.range.length(), e.content);
+  }
+  return out;
+}
+
+// `torch.zeros((), dtype=...)` for a Python number literal; "" for anything else.
+std::string zero_dim_tensor(Node literal, const WalkContext& ctx) {
+  Node v = literal.unparenthesized();
+  std::string_view dtype;
+  if (v.is(NodeKind::Integer) && v.text(ctx.source()) == "0") dtype = "torch.int64";
+  else if (v.is(NodeKind::Float) && std::stod(std::string(v.text(ctx.source()))) == 0.0) dtype = "torch.float32";
+  else return {};
+  return spelled("torch.zeros", ctx) + "((), dtype=" + spelled(dtype, ctx) + ")";
+}
+
+Node root_of(Node n) {
+  while (n.parent()) n = n.parent();
+  return n;
+}
+
+// The update `target += v` rewritten as `target.add_(v)`.
+std::optional<Edit> inplace_update(Node augmented, std::string_view target, std::string_view src) {
+  std::string_view method = inplace_method(augmented, src);
+  Node right = augmented.field("right");
+  if (method.empty() || !right) return std::nullopt;
+  return Edit{augmented.range(), std::string(target) + "." + std::string(method) + "(" + item_as_tensor(right, src) + ")"};
+}
+
+Fix sorted_fix(std::string title, std::vector<Edit> edits) {
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.start < b.range.start; });
+  return Fix{std::move(title), Applicability::Unsafe, std::move(edits)};
+}
+
+}  // namespace
+
+std::optional<Fix> global_scalar_to_tensor(Node statement, const WalkContext& ctx) {
+  std::string_view src = ctx.source();
+  Node left = statement.field("left").unparenthesized();
+  std::string name(left.text(src));
+  auto site = inplace_update(statement, name, src);
+  if (!site) return std::nullopt;
+  // The one module-level binding must be a zero literal; no function may rebind the name.
+  Node initializer;
+  int module_bindings = 0;
+  bool rebound = false;
+  Node root = root_of(statement);
+  auto visit = [&](auto&& self, Node n, bool in_function) -> void {
+    if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::Lambda)) in_function = true;
+    if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+      Node l = n.field("left").unparenthesized();
+      bool names_it = false;
+      auto check = [&](Node t) { names_it = names_it || (t.is(NodeKind::Identifier) && t.text(src) == name); };
+      if (l.is(NodeKind::PatternList) || l.is(NodeKind::TuplePattern)) {
+        for (Node t : l.children()) check(t);
+      } else {
+        check(l);
+      }
+      if (names_it) {
+        if (!in_function) {
+          ++module_bindings;
+          if (n.is(NodeKind::Assignment) && l.is(NodeKind::Identifier)) initializer = n.field("right");
+          if (n.is(NodeKind::AugmentedAssignment)) rebound = true;
+        } else if (n.is(NodeKind::Assignment)) {
+          rebound = true;
+        }
+      }
+    }
+    if (n.is(NodeKind::DeleteStatement) && n.text(src).find(name) != std::string_view::npos) rebound = true;
+    for_each_child(n, [&](Node c) {
+      if (c.is_named()) self(self, c, in_function);
+    });
+  };
+  visit(visit, root, false);
+  if (module_bindings != 1 || rebound || !initializer) return std::nullopt;
+  std::string tensor = zero_dim_tensor(initializer, ctx);
+  if (tensor.empty()) return std::nullopt;
+  return sorted_fix("Keep `" + name + "` in a 0-d tensor updated in place",
+                    {Edit{initializer.range(), tensor}, *site});
+}
+
+std::optional<Fix> attribute_scalar_to_buffer(Node statement, const WalkContext& ctx) {
+  std::string_view src = ctx.source();
+  Node left = statement.field("left").unparenthesized();
+  Node object = left.field("object").unparenthesized();
+  Node attr = left.field("attribute");
+  if (!object.is(NodeKind::Identifier) || object.text(src) != ctx.self_name() || !attr) return std::nullopt;
+  std::string name(attr.text(src));
+  auto site = inplace_update(statement, left.text(src), src);
+  if (!site) return std::nullopt;
+  // Find the class: the nearest class_definition above the statement.
+  Node cls = statement;
+  while (cls && !cls.is(NodeKind::ClassDefinition)) cls = cls.parent();
+  if (!cls) return std::nullopt;
+  // Exactly one plain `self.<name> = 0` in __init__, and no other plain assignment in the class.
+  Node init_stmt, init_value;
+  int plain = 0;
+  auto visit = [&](auto&& self, Node n, bool in_init) -> void {
+    if (n.is(NodeKind::FunctionDefinition)) {
+      Node fname = n.field("name");
+      in_init = fname && fname.text(src) == "__init__";
+    }
+    if (n.is(NodeKind::Assignment)) {
+      Node l = n.field("left").unparenthesized();
+      if (l.is(NodeKind::Attribute) && l.field("attribute") && l.field("attribute").text(src) == name &&
+          l.field("object").unparenthesized().is(NodeKind::Identifier)) {
+        ++plain;
+        if (in_init && n.parent().is(NodeKind::ExpressionStatement)) {
+          init_stmt = n;
+          init_value = n.field("right");
+        }
+      }
+    }
+    for_each_child(n, [&](Node c) {
+      if (c.is_named()) self(self, c, in_init);
+    });
+  };
+  visit(visit, cls, false);
+  if (plain != 1 || !init_stmt || !init_value) return std::nullopt;
+  std::string tensor = zero_dim_tensor(init_value, ctx);
+  if (tensor.empty()) return std::nullopt;
+  std::string self_text(init_stmt.field("left").field("object").text(src));
+  std::string reg = self_text + ".register_buffer(\"" + name + "\", " + tensor + ", persistent=False)";
+  return sorted_fix("Keep `" + std::string(left.text(src)) + "` in a non-persistent buffer updated in place",
+                    {Edit{init_stmt.range(), reg}, *site});
+}
 
 }  // namespace fxlint::fixes

@@ -18,7 +18,8 @@ class OuterTensorAssign final : public Check {
                    fixes::outer_tensor_copy(target, value, stmt, ctx));
     } else if (ctx.declared_nonlocal(name)) {
       sink_.report(RuleId::FX402, stmt.range(),
-                   "assigns a tensor to closure variable `" + name + "`; the graph cannot rebind it");
+                   "assigns a tensor to closure variable `" + name + "`; the graph cannot rebind it",
+                   fixes::outer_tensor_copy(target, value, stmt, ctx));
     }
   }
 };
