@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "analyzer/call_parts.h"
 #include "analyzer/file_model.h"
 #include "analyzer/syntax_tree.h"
 #include "analyzer/value.h"
@@ -24,6 +25,8 @@ class WalkContext {
 
   // What the expression holds here. Cheap for nodes already walked.
   virtual Value value_of(Node expr) const = 0;
+  // Callee, receiver, method and positional arguments of a call (cached).
+  virtual const CallParts& call_parts(Node call) const = 0;
   // Meaning of a dotted expression: "torch.where" for `T.where`; "builtins.print"
   // for an unbound builtin name; "" when it is a local or unknown.
   virtual std::string resolve(Node expr) const = 0;

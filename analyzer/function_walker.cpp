@@ -104,7 +104,22 @@ class Walker final : public WalkContext {
     return const_cast<Walker*>(this)->infer_quiet(expr);
   }
 
+  const CallParts& call_parts(Node call) const override {
+    auto it = calls_.find(call.raw().id);
+    if (it == calls_.end()) it = calls_.emplace(call.raw().id, split_call(call, src_)).first;
+    return it->second;
+  }
+
+  // Checks ask the meaning of the same callee many times: remember it per node.
   std::string resolve(Node expr) const override {
+    auto it = resolved_.find(expr.raw().id);
+    if (it != resolved_.end()) return it->second;
+    std::string r = resolve_uncached(expr);
+    resolved_.emplace(expr.raw().id, r);
+    return r;
+  }
+
+  std::string resolve_uncached(Node expr) const {
     std::string dotted = dotted_text(expr, src_);
     if (dotted.empty()) return {};
     std::string_view head = std::string_view(dotted).substr(0, dotted.find('.'));
@@ -1135,6 +1150,8 @@ class Walker final : public WalkContext {
   Env env_;
   std::unordered_set<std::string> assigned_;
   std::unordered_map<const void*, Value> cache_;
+  mutable std::unordered_map<const void*, std::string> resolved_;
+  mutable std::unordered_map<const void*, CallParts> calls_;
   std::string_view self_;
   int cls_ = -1;
   int condition_depth_ = 0;

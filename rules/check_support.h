@@ -7,6 +7,13 @@
 
 namespace fxlint::support {
 
+// The same three questions through the walk's per-call cache.
+inline std::string_view method_name(Node call, const WalkContext& ctx) { return ctx.call_parts(call).method; }
+inline Node receiver(Node call, const WalkContext& ctx) { return ctx.call_parts(call).receiver; }
+inline const std::vector<Node>& positional_args(Node call, const WalkContext& ctx) {
+  return ctx.call_parts(call).positional;
+}
+
 // `recv.method(...)`: the method name, or "" when the callee is not an attribute.
 std::string_view method_name(Node call, std::string_view src);
 // `recv` of `recv.method(...)`; invalid Node otherwise.

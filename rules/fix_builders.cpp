@@ -86,7 +86,6 @@ bool has_side_effect_syntax(Node n) {
 struct Arm {
   std::vector<std::pair<std::string, Node>> assigns;  // name -> expression, in order
   Node returned;                                      // `return expr`
-  std::vector<std::string> comments;
   bool ok = false;
 };
 
@@ -96,10 +95,7 @@ Arm read_arm(Node block, std::string_view src) {
   bool ok = true;
   for_each_child(block, [&](Node s) {
     if (!ok || !s.is_named()) return;
-    if (s.is(NodeKind::Comment)) {
-      arm.comments.emplace_back(s.text(src));
-      return;
-    }
+    if (s.is(NodeKind::Comment)) return;  // kept by the caller
     if (s.is(NodeKind::ReturnStatement)) {
       std::vector<Node> v = s.children();
       if (v.size() != 1 || v[0].is(NodeKind::ExpressionList) || has_side_effect_syntax(v[0])) {
@@ -172,6 +168,9 @@ std::optional<Fix> ternary_to_where(Node conditional, const WalkContext& ctx) {
   for (Node p : parts) {
     if (has_side_effect_syntax(p)) return std::nullopt;
   }
+  bool has_comment = false;
+  for_each_child(conditional, [&](Node c) { has_comment = has_comment || c.is(NodeKind::Comment); });
+  if (has_comment) return std::nullopt;  // a comment inside the expression has no place in the call
   std::string text = spelled("torch.where", ctx) + "(" + as_operand(parts[1], src) + ", " +
                      as_operand(parts[0], src) + ", " + as_operand(parts[2], src) + ")";
   return Fix{"Replace with `torch.where`", Applicability::Unsafe, {Edit{conditional.range(), std::move(text)}}};
@@ -217,10 +216,16 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
     return text;
   };
 
+  // Every comment of the statement (on the `if` line, in the arms) moves above the result.
   std::string out;
-  for (const Arm& a : arms) {
-    for (const std::string& c : a.comments) out += c + "\n" + *indent;
-  }
+  auto keep_comments = [&](auto&& self, Node n) -> void {
+    if (n.is(NodeKind::Comment)) {
+      out += std::string(n.text(src)) + "\n" + *indent;
+      return;
+    }
+    for_each_child(n, [&](Node c) { self(self, c); });
+  };
+  keep_comments(keep_comments, if_statement);
   bool returns = static_cast<bool>(arms[0].returned);
   for (const Arm& a : arms) {
     if (static_cast<bool>(a.returned) != returns) return std::nullopt;

@@ -42,15 +42,15 @@ class DataDependentSize final : public Check {
       sized = true;
       which = it->second;
     } else {
-      std::string_view m = support::method_name(call, src);
+      std::string_view m = support::method_name(call, ctx);
       auto mt = size_methods().find(m);
-      if (mt != size_methods().end() && ctx.value_of(support::receiver(call)).is_tensor()) {
+      if (mt != size_methods().end() && ctx.value_of(support::receiver(call, ctx)).is_tensor()) {
         sized = true;
         which = mt->second;
       }
     }
     if (!sized) return;
-    std::vector<Node> args = support::positional_args(call);
+    const std::vector<Node>& args = support::positional_args(call, ctx);
     for (size_t i = 0; i < args.size(); ++i) {
       bool is_size = which == kAll || (which == kLast && i + 1 == args.size()) || static_cast<int>(i) == which;
       if (is_size && data_dependent(args[i], ctx)) {

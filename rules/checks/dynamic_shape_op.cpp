@@ -28,7 +28,7 @@ class DynamicShapeOp final : public Check {
   void on_call(Node call, const WalkContext& ctx) override {
     std::string_view src = ctx.source();
     std::string q = ctx.resolve(call.field("function"));
-    auto args = support::positional_args(call);
+    auto args = support::positional_args(call, ctx);
     std::string what;
     if (dynamic_function(q)) {
       what = q;
@@ -39,8 +39,8 @@ class DynamicShapeOp final : public Check {
     } else if (q == "torch.nn.functional.one_hot" && args.size() < 2 && !support::keyword_arg(call, "num_classes", src)) {
       what = "one_hot without num_classes";
     } else {
-      std::string_view m = support::method_name(call, src);
-      if (m.empty() || !ctx.value_of(support::receiver(call)).is_tensor()) return;
+      std::string_view m = support::method_name(call, ctx);
+      if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
       if (dynamic_method(m)) {
         what = "." + std::string(m) + "()";
       } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor()) {

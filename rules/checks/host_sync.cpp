@@ -26,11 +26,11 @@ class HostSync final : public Check {
       sink_.report(RuleId::FX503, call.range(), "device synchronization in compiled code breaks the graph");
       return;
     }
-    std::string_view m = support::method_name(call, src);
-    if (m.empty() || !ctx.value_of(support::receiver(call)).is_tensor()) return;
+    std::string_view m = support::method_name(call, ctx);
+    if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
     bool to_cpu = m == "cpu" || m == "data_ptr";
     if (m == "to") {
-      for (Node a : support::positional_args(call)) to_cpu |= names_cpu(a, ctx);
+      for (Node a : support::positional_args(call, ctx)) to_cpu |= names_cpu(a, ctx);
       if (Node d = support::keyword_arg(call, "device", src)) to_cpu |= names_cpu(d, ctx);
     }
     if (!to_cpu) return;

@@ -24,12 +24,12 @@ class OuterContainerMutation final : public Check {
   using Check::Check;
 
   void on_call(Node call, const WalkContext& ctx) override {
-    std::string_view method = support::method_name(call, ctx.source());
+    std::string_view method = support::method_name(call, ctx);
     if (!is_container_mutator(method)) return;
-    Node recv = support::receiver(call);
+    Node recv = support::receiver(call, ctx);
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
     bool stores_tensor = false;
-    for (Node a : support::positional_args(call)) stores_tensor |= ctx.value_of(a).is_tensor() ||
+    for (Node a : support::positional_args(call, ctx)) stores_tensor |= ctx.value_of(a).is_tensor() ||
                                                                    ctx.value_of(a).kind == ValueKind::TensorSequence;
     report(call, recv, stores_tensor, ctx);
   }

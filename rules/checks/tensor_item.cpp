@@ -9,8 +9,8 @@ class TensorItem final : public Check {
  public:
   using Check::Check;
   void on_call(Node call, const WalkContext& ctx) override {
-    if (support::method_name(call, ctx.source()) != "item") return;
-    if (!ctx.value_of(support::receiver(call)).is_tensor()) return;
+    if (support::method_name(call, ctx) != "item") return;
+    if (!ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
     sink_.report(RuleId::FX101, call.range(),
                  "`.item()` reads a tensor's value into Python; the trace breaks here or freezes the value");
   }

@@ -12,9 +12,9 @@ class TensorToPython final : public Check {
 
   void on_call(Node call, const WalkContext& ctx) override {
     std::string_view src = ctx.source();
-    std::string_view method = support::method_name(call, src);
+    std::string_view method = support::method_name(call, ctx);
     if (method == "tolist" || method == "numpy") {
-      if (ctx.value_of(support::receiver(call)).is_tensor()) {
+      if (ctx.value_of(support::receiver(call, ctx)).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`." + std::string(method) + "()` copies tensor data into Python; the tracer cannot follow it");
       }
@@ -23,7 +23,7 @@ class TensorToPython final : public Check {
     std::string callee = ctx.resolve(call.field("function"));
     if (callee == "builtins.int" || callee == "builtins.float" || callee == "builtins.bool" ||
         callee == "builtins.complex") {
-      auto args = support::positional_args(call);
+      auto args = support::positional_args(call, ctx);
       if (!args.empty() && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor reads its value into Python at trace time");
