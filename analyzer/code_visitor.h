@@ -34,6 +34,8 @@ class WalkContext {
   virtual bool declared_global(std::string_view name) const = 0;
   virtual bool declared_nonlocal(std::string_view name) const = 0;
   virtual bool is_mutable_global(std::string_view name) const = 0;
+  // Whether a dotted module name is one of the files being checked.
+  virtual bool is_project_module(std::string_view qualified) const = 0;
   // `mod.NAME` where mod is a project module whose NAME is rebound or mutated.
   virtual bool is_mutable_module_attribute(Node attribute) const = 0;
   virtual const GlobalFacts* global_facts(std::string_view name) const = 0;

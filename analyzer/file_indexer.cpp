@@ -37,7 +37,7 @@ void for_each_bound_name(Node target, std::string_view src, Fn&& fn) {
     case NodeKind::ExpressionList:
     case NodeKind::ListSplatPattern:
     case NodeKind::ListSplat:
-      for (Node c : target.children()) for_each_bound_name(c, src, fn);
+      for (Node c : NamedChildren(target)) for_each_bound_name(c, src, fn);
       break;
     default:
       break;
@@ -109,7 +109,7 @@ class Indexer {
       case NodeKind::DecoratedDefinition: {
         Node def = n.field("definition");
         std::vector<Node> decorators;
-        for (Node c : n.children()) {
+        for (Node c : NamedChildren(n)) {
           if (c.is(NodeKind::Decorator)) decorators.push_back(c);
         }
         if (def.is(NodeKind::FunctionDefinition)) {
@@ -129,7 +129,7 @@ class Indexer {
       case NodeKind::NonlocalStatement:
         if (ctx.function >= 0) {
           auto& set = n.is(NodeKind::GlobalStatement) ? fn(ctx).globals : fn(ctx).nonlocals;
-          for (Node id : n.children()) set.insert(std::string(id.text(src_)));
+          for (Node id : NamedChildren(n)) set.insert(std::string(id.text(src_)));
         }
         return;
       case NodeKind::Assignment:
@@ -147,7 +147,7 @@ class Indexer {
         if (Node alias = n.field("alias")) bind_target(alias.named_child_count() ? alias.named_child(0) : alias, ctx);
         break;
       case NodeKind::ExceptClause:
-        for (Node c : n.children()) {
+        for (Node c : NamedChildren(n)) {
           if (c.is(NodeKind::AsPattern)) {
             if (Node alias = c.field("alias")) bind_target(alias.named_child_count() ? alias.named_child(0) : alias, ctx);
           }
@@ -157,7 +157,7 @@ class Indexer {
         bind_target(n.field("name"), ctx);
         break;
       case NodeKind::DeleteStatement:
-        for (Node c : n.children()) note_item_mutation(c, ctx);
+        for (Node c : NamedChildren(n)) note_item_mutation(c, ctx);
         break;
       case NodeKind::Call:
         index_call(n, ctx);
@@ -187,7 +187,7 @@ class Indexer {
   }
 
   void index_import(Node n, const Ctx& ctx) {
-    for (Node c : n.children()) {
+    for (Node c : NamedChildren(n)) {
       if (c.is(NodeKind::DottedName)) {
         std::string dotted(c.text(src_));
         std::string head = dotted.substr(0, dotted.find('.'));
@@ -221,7 +221,7 @@ class Indexer {
     Node module_name = n.field("module_name");
     if (!module_name) return;
     std::string base = resolve_relative(module_name);
-    for (Node c : n.children()) {
+    for (Node c : NamedChildren(n)) {
       if (c == module_name) continue;
       if (c.is(NodeKind::DottedName)) {
         std::string name(c.text(src_));
@@ -263,7 +263,7 @@ class Indexer {
       if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
     }
     if (Node params = def.field("parameters")) {
-      for (Node p : params.children()) bind_parameter(p, info);
+      for (Node p : NamedChildren(params)) bind_parameter(p, info);
     }
     m_.functions.push_back(std::move(info));
 
@@ -328,7 +328,7 @@ class Indexer {
     info.qualname = scope_prefix(ctx) + name;
     info.parent_function = ctx.function;
     if (Node supers = def.field("superclasses")) {
-      for (Node b : supers.children()) {
+      for (Node b : NamedChildren(supers)) {
         std::string dotted = dotted_text(b, src_);
         if (!dotted.empty()) info.bases.push_back(std::move(dotted));
       }
@@ -582,7 +582,7 @@ class Indexer {
       info.parent = ctx.function;
       info.seed = SeedReason::CompileCall;
       if (Node params = arg.field("parameters")) {
-        for (Node p : params.children()) bind_parameter(p, info);
+        for (Node p : NamedChildren(params)) bind_parameter(p, info);
       }
       m_.functions.push_back(std::move(info));
       return;
@@ -628,7 +628,7 @@ class Indexer {
     if (Node body = n.field("consequence")) visit_block(body, body_ctx);
     Ctx else_ctx = inner;
     else_ctx.hatch = inner.hatch || else_is_hatch;
-    for (Node alt : n.children()) {
+    for (Node alt : NamedChildren(n)) {
       if (alt.is(NodeKind::ElifClause) || alt.is(NodeKind::ElseClause)) visit(alt, else_ctx);
     }
   }
@@ -693,7 +693,7 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
   std::vector<Node> args;
   if (t.is(NodeKind::Subscript)) {
     head = t.field("value");
-    for (Node c : t.children()) {
+    for (Node c : NamedChildren(t)) {
       if (!(c == head)) args.push_back(c);
     }
   } else if (t.kind() == NodeKind::Other && std::string_view(t.type()) == "generic_type") {
@@ -701,7 +701,7 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     if (cs.empty()) return AnnotationKind::Other;
     head = cs[0];
     for (size_t i = 1; i < cs.size(); ++i) {
-      for (Node a : cs[i].children()) args.push_back(a);
+      for (Node a : NamedChildren(cs[i])) args.push_back(a);
     }
   } else {
     return AnnotationKind::Other;

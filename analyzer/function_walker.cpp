@@ -153,6 +153,7 @@ class Walker final : public WalkContext {
   bool is_mutable_global(std::string_view name) const override {
     return project_.is_mutable_global(file_index_, name);
   }
+  bool is_project_module(std::string_view qualified) const override { return project_.has_module(qualified); }
   bool is_mutable_module_attribute(Node attribute) const override {
     Node object = attribute.field("object").unparenthesized();
     if (!object.is(NodeKind::Identifier) || !file_.imports.find(object.text(src_))) return false;
@@ -195,7 +196,7 @@ class Walker final : public WalkContext {
     bool is_method = fn_.cls >= 0;
     bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls});
     bool first = true;
-    for (Node p : params.children()) {
+    for (Node p : NamedChildren(params)) {
       Node name = p;
       Node type, def;
       if (p.is(NodeKind::DefaultParameter)) {
@@ -260,7 +261,7 @@ class Walker final : public WalkContext {
     visitor_.on_statement(s, *this);
     switch (s.kind()) {
       case NodeKind::ExpressionStatement:
-        for (Node c : s.children()) {
+        for (Node c : NamedChildren(s)) {
           if (c.is(NodeKind::Assignment)) {
             walk_assignment(c, s);
           } else if (c.is(NodeKind::AugmentedAssignment)) {
@@ -279,7 +280,7 @@ class Walker final : public WalkContext {
         Env before = env_;
         if (Node body = s.field("body")) walk_block(body);
         env_ = join_envs(before, env_);
-        for (Node alt : s.children()) {
+        for (Node alt : NamedChildren(s)) {
           if (alt.is(NodeKind::ElseClause)) walk_clause_body(alt);
         }
         break;
@@ -288,9 +289,9 @@ class Walker final : public WalkContext {
         walk_for(s);
         break;
       case NodeKind::WithStatement:
-        for (Node c : s.children()) {
+        for (Node c : NamedChildren(s)) {
           if (!c.is(NodeKind::WithClause)) continue;
-          for (Node item : c.children()) {
+          for (Node item : NamedChildren(c)) {
             Node value = item.field("value");
             if (!value) continue;
             if (value.is(NodeKind::AsPattern)) {
@@ -311,10 +312,10 @@ class Walker final : public WalkContext {
         Env before = env_;
         if (Node body = s.field("body")) walk_block(body);
         Env after_body = env_;
-        for (Node c : s.children()) {
+        for (Node c : NamedChildren(s)) {
           if (c.is(NodeKind::ExceptClause) || c.is(NodeKind::ExceptGroupClause)) {
             env_ = join_envs(before, after_body);
-            for (Node part : c.children()) {
+            for (Node part : NamedChildren(c)) {
               if (part.is(NodeKind::Block)) walk_block(part);
               else if (!part.is(NodeKind::AsPattern)) eval(part);
             }
@@ -331,7 +332,7 @@ class Walker final : public WalkContext {
       case NodeKind::ReturnStatement:
       case NodeKind::RaiseStatement:
       case NodeKind::DeleteStatement:
-        for (Node c : s.children()) eval(c);
+        for (Node c : NamedChildren(s)) eval(c);
         break;
       case NodeKind::AssertStatement: {
         std::vector<Node> parts = s.children();
@@ -341,7 +342,7 @@ class Walker final : public WalkContext {
       }
       case NodeKind::PrintStatement:
       case NodeKind::ExecStatement:
-        for (Node c : s.children()) eval(c);
+        for (Node c : NamedChildren(s)) eval(c);
         break;
       case NodeKind::FunctionDefinition:
       case NodeKind::ClassDefinition:
@@ -355,9 +356,9 @@ class Walker final : public WalkContext {
       case NodeKind::MatchStatement: {
         Env before = env_;
         Env out = env_;
-        for (Node c : s.children()) {
+        for (Node c : NamedChildren(s)) {
           if (c.is(NodeKind::Block)) {
-            for (Node cs : c.children()) {
+            for (Node cs : NamedChildren(c)) {
               env_ = before;
               if (Node body = cs.field("consequence")) walk_block(body);
               out = join_envs(out, env_);
@@ -375,7 +376,7 @@ class Walker final : public WalkContext {
   }
 
   void walk_clause_body(Node clause) {
-    for (Node c : clause.children()) {
+    for (Node c : NamedChildren(clause)) {
       if (c.is(NodeKind::Block)) walk_block(c);
     }
   }
@@ -460,7 +461,7 @@ class Walker final : public WalkContext {
     if (skip != Skip::Else) {
       narrow(cond, false);
       bool has_else = false;
-      for (Node alt : s.children()) {
+      for (Node alt : NamedChildren(s)) {
         if (alt.is(NodeKind::ElifClause)) {
           Node c2 = alt.field("condition");
           eval_condition(c2, ConditionKind::If, alt);
@@ -501,7 +502,7 @@ class Walker final : public WalkContext {
     bind_iteration(left, right);
     if (Node body = s.field("body")) walk_block(body);
     env_ = join_envs(before, env_);
-    for (Node alt : s.children()) {
+    for (Node alt : NamedChildren(s)) {
       if (alt.is(NodeKind::ElseClause)) walk_clause_body(alt);
     }
   }
@@ -593,7 +594,7 @@ class Walker final : public WalkContext {
       env_[std::string(t.text(src_))] = v;
       return;
     }
-    for (Node c : t.children()) {
+    for (Node c : NamedChildren(t)) {
       if (c.is(NodeKind::Identifier) || c.is(NodeKind::PatternList) || c.is(NodeKind::TuplePattern) ||
           c.is(NodeKind::ListPattern)) {
         bind(c, element_of(v));
@@ -606,14 +607,14 @@ class Walker final : public WalkContext {
     Node t = target.unparenthesized();
     if (t.is(NodeKind::Subscript)) {
       eval(t.field("value"));
-      for (Node c : t.children()) {
+      for (Node c : NamedChildren(t)) {
         if (!(c == t.field("value"))) eval(c);
       }
     } else if (t.is(NodeKind::Attribute)) {
       eval(t.field("object"));
     } else if (t.is(NodeKind::PatternList) || t.is(NodeKind::TuplePattern) || t.is(NodeKind::ListPattern) ||
                t.is(NodeKind::Tuple) || t.is(NodeKind::List) || t.is(NodeKind::ExpressionList)) {
-      for (Node c : t.children()) eval_target_parts(c);
+      for (Node c : NamedChildren(t)) eval_target_parts(c);
     }
   }
 
@@ -897,13 +898,13 @@ class Walker final : public WalkContext {
       case NodeKind::True:
       case NodeKind::False:
       case NodeKind::Ellipsis:
-        for (Node c : e.children()) eval(c);  // f-string interpolations
+        for (Node c : NamedChildren(e)) eval(c);  // f-string interpolations
         return Value::of(ValueKind::Static);
       case NodeKind::None:
         return Value::of(ValueKind::None);
       case NodeKind::ParenthesizedExpression: {
         Value v = Value::unknown();
-        for (Node c : e.children()) v = eval(c, test);
+        for (Node c : NamedChildren(e)) v = eval(c, test);
         return v;
       }
       case NodeKind::Attribute:
@@ -912,14 +913,14 @@ class Walker final : public WalkContext {
       case NodeKind::Subscript: {
         eval(e.field("value"));
         Node value_node = e.field("value");
-        for (Node c : e.children()) {
+        for (Node c : NamedChildren(e)) {
           if (!(c == value_node)) eval(c);
         }
         visitor_.on_subscript_load(e, *this);
         return subscript_value(e);
       }
       case NodeKind::Slice:
-        for (Node c : e.children()) eval(c);
+        for (Node c : NamedChildren(e)) eval(c);
         return Value::of(ValueKind::Static);
       case NodeKind::Call: {
         Node callee = e.field("function");
@@ -931,10 +932,10 @@ class Walker final : public WalkContext {
           eval(callee);
         }
         if (Node args = e.field("arguments")) {
-          for (Node c : args.children()) {
+          for (Node c : NamedChildren(args)) {
             if (c.is(NodeKind::KeywordArgument)) eval(c.field("value"));
             else if (c.is(NodeKind::ListSplat) || c.is(NodeKind::DictionarySplat)) {
-              for (Node x : c.children()) eval(x);
+              for (Node x : NamedChildren(c)) eval(x);
             } else if (c.is(NodeKind::ForInClause) || c.is(NodeKind::IfClause)) {
               // generator argument: handled as a comprehension below
             } else {
@@ -1022,7 +1023,7 @@ class Walker final : public WalkContext {
       case NodeKind::ExpressionList:
       case NodeKind::Set: {
         bool all_tensor = true, any = false;
-        for (Node c : e.children()) {
+        for (Node c : NamedChildren(e)) {
           Value v = eval(c);
           any = true;
           all_tensor &= v.is_tensor();
@@ -1031,8 +1032,8 @@ class Walker final : public WalkContext {
         return Value::unknown();
       }
       case NodeKind::Dictionary:
-        for (Node c : e.children()) {
-          for (Node kv : c.children()) eval(kv);
+        for (Node c : NamedChildren(e)) {
+          for (Node kv : NamedChildren(c)) eval(kv);
         }
         return Value::unknown();
       case NodeKind::ListComprehension:
@@ -1043,7 +1044,7 @@ class Walker final : public WalkContext {
       case NodeKind::Lambda: {
         Env saved = env_;
         if (Node params = e.field("parameters")) {
-          for (Node p : params.children()) {
+          for (Node p : NamedChildren(params)) {
             Node n = p.is(NodeKind::Identifier) ? p : p.field("name");
             if (n && n.is(NodeKind::Identifier)) env_[std::string(n.text(src_))] = Value::unknown();
           }
@@ -1062,17 +1063,17 @@ class Walker final : public WalkContext {
       }
       case NodeKind::Yield:
       case NodeKind::Await:
-        for (Node c : e.children()) eval(c);
+        for (Node c : NamedChildren(e)) eval(c);
         if (e.is(NodeKind::Yield)) visitor_.on_yield(e, *this);
         return Value::unknown();
       case NodeKind::KeywordArgument:
         return eval(e.field("value"));
       case NodeKind::ListSplat:
       case NodeKind::DictionarySplat:
-        for (Node c : e.children()) eval(c);
+        for (Node c : NamedChildren(e)) eval(c);
         return Value::unknown();
       default:
-        for (Node c : e.children()) eval(c);
+        for (Node c : NamedChildren(e)) eval(c);
         return Value::unknown();
     }
   }
@@ -1087,7 +1088,7 @@ class Walker final : public WalkContext {
     Env saved = env_;
     Node body = e.field("body");
     std::vector<Node> clauses;
-    for (Node c : e.children()) {
+    for (Node c : NamedChildren(e)) {
       if (c.is(NodeKind::ForInClause) || c.is(NodeKind::IfClause)) clauses.push_back(c);
     }
     for (Node c : clauses) {
@@ -1111,7 +1112,7 @@ class Walker final : public WalkContext {
     Value element = Value::unknown();
     if (body) {
       if (body.is(NodeKind::Other) && std::string_view(body.type()) == "pair") {
-        for (Node kv : body.children()) eval(kv);
+        for (Node kv : NamedChildren(body)) eval(kv);
       } else {
         element = eval(body);
       }

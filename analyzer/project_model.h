@@ -45,6 +45,7 @@ class ProjectModel {
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
+  bool has_module(std::string_view module) const { return by_module_.count(std::string(module)) > 0; }
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;
 

@@ -66,6 +66,47 @@ void for_each_child(Node node, Fn&& fn) {
   ts_tree_cursor_delete(&cursor);
 }
 
+// Named, non-comment children as a range, without allocating:
+// `for (Node c : NamedChildren(n))`. Single-pass.
+class NamedChildren {
+ public:
+  explicit NamedChildren(Node parent) : parent_(parent) {}
+  struct Sentinel {};
+  class Iterator {
+   public:
+    explicit Iterator(TSNode parent) : cursor_(ts_tree_cursor_new(parent)) {
+      valid_ = ts_tree_cursor_goto_first_child(&cursor_);
+      skip();
+    }
+    ~Iterator() { ts_tree_cursor_delete(&cursor_); }
+    Iterator(const Iterator&) = delete;
+    Iterator& operator=(const Iterator&) = delete;
+    Node operator*() const { return Node(ts_tree_cursor_current_node(&cursor_)); }
+    Iterator& operator++() {
+      valid_ = ts_tree_cursor_goto_next_sibling(&cursor_);
+      skip();
+      return *this;
+    }
+    bool operator!=(Sentinel) const { return valid_; }
+
+   private:
+    void skip() {
+      while (valid_) {
+        Node n(ts_tree_cursor_current_node(&cursor_));
+        if (n.is_named() && !n.is(NodeKind::Comment)) return;
+        valid_ = ts_tree_cursor_goto_next_sibling(&cursor_);
+      }
+    }
+    TSTreeCursor cursor_;
+    bool valid_ = false;
+  };
+  Iterator begin() const { return Iterator(parent_.raw()); }
+  Sentinel end() const { return {}; }
+
+ private:
+  Node parent_;
+};
+
 // A parsed file. Owns the tree and a copy of the text. Move-only.
 class SyntaxTree {
  public:

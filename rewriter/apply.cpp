@@ -9,7 +9,7 @@ const char* skip_reason_text(SkipReason reason) {
   switch (reason) {
     case SkipReason::DisplayOnly: return "display-only fix";
     case SkipReason::NeedsUnsafe: return "unsafe fix, needs --unsafe-fixes";
-    case SkipReason::Malformed: return "malformed fix (edits out of order or out of range)";
+    case SkipReason::Malformed: return "malformed fix (edits out of order, out of range or splitting a character)";
     case SkipReason::Contained: return "inside the span of another fix that was applied";
     case SkipReason::Overlapping: return "overlaps another fix that was applied";
     case SkipReason::NoChange: return "the fix changes nothing";
@@ -32,11 +32,20 @@ bool edits_conflict(const Edit& a, const Edit& b) {
 
 namespace {
 
-bool well_formed(const Fix& fix, size_t text_size) {
+// An edit may not start or end inside a UTF-8 sequence or between the two
+// bytes of a CRLF: the bytes around it would no longer mean what they did.
+bool clean_boundary(std::string_view text, uint32_t at) {
+  if (at == 0 || at >= text.size()) return true;
+  if ((static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) return false;
+  return !(text[at - 1] == '\r' && text[at] == '\n');
+}
+
+bool well_formed(const Fix& fix, std::string_view text) {
   if (fix.edits.empty()) return false;
   for (size_t i = 0; i < fix.edits.size(); ++i) {
     const TextRange& r = fix.edits[i].range;
-    if (r.start > r.end || r.end > text_size) return false;
+    if (r.start > r.end || r.end > text.size()) return false;
+    if (!clean_boundary(text, r.start) || !clean_boundary(text, r.end)) return false;
     if (i > 0) {
       const Edit& prev = fix.edits[i - 1];
       if (r.start < prev.range.end) return false;
@@ -69,7 +78,7 @@ ApplyResult apply_fixes(std::string_view text, std::span<const Diagnostic> diagn
       result.skipped.push_back({i, SkipReason::DisplayOnly, std::nullopt});
     } else if (fix->applicability == Applicability::Unsafe && mode == FixMode::SafeOnly) {
       result.skipped.push_back({i, SkipReason::NeedsUnsafe, std::nullopt});
-    } else if (!well_formed(*fix, text.size())) {
+    } else if (!well_formed(*fix, text)) {
       result.skipped.push_back({i, SkipReason::Malformed, std::nullopt});
     } else {
       candidates.push_back(i);

@@ -4,8 +4,8 @@
 //
 //  1. Applicability first: display-only fixes are never applied; unsafe ones
 //     only with FixMode::IncludeUnsafe.
-//  2. A fix whose edits are unsorted, overlap each other or leave the text is
-//     malformed and dropped.
+//  2. A fix whose edits are unsorted, overlap each other, leave the text, or
+//     cut a UTF-8 character or a CRLF in two is malformed and dropped.
 //  3. Fixes are taken in order of their span (start ascending, longer first,
 //     then diagnostic order) and accepted greedily. Two fixes conflict when an
 //     edit of one overlaps an edit of the other (insertions at the same offset
@@ -34,7 +34,7 @@ enum class FixMode { SafeOnly, IncludeUnsafe };
 enum class SkipReason {
   DisplayOnly,  // shown, never applied
   NeedsUnsafe,  // unsafe, and unsafe fixes were not asked for
-  Malformed,    // edits unsorted, overlapping each other, or outside the text
+  Malformed,    // edits unsorted, overlapping, outside the text, or splitting a character
   Contained,    // inside the span of an accepted fix it conflicts with
   Overlapping,  // partially overlaps an accepted fix that comes first
   NoChange,     // applied, but the text stayed the same (set by the fix loop)

@@ -72,8 +72,14 @@ std::string render_fix_summary(const FixSummary& s, bool applied) {
     out += "  " + plural(n, "fix is", "fixes are") + " shown in the docs only, not applied (" +
            codes_with_counts(s.display_only) + ")\n";
   }
-  for (const auto& [code, count] : s.no_fix) {
-    out += "  " + code + " has no automatic fix (" + plural(count, "error", "errors") + ")\n";
+  // A few codes get a line each; many share one line.
+  if (s.no_fix.size() <= 3) {
+    for (const auto& [code, count] : s.no_fix) {
+      out += "  " + code + " has no automatic fix (" + plural(count, "error", "errors") + ")\n";
+    }
+  } else {
+    out += "  " + plural(total(s.no_fix), "error has", "errors have") + " no automatic fix (" +
+           codes_with_counts(s.no_fix) + ")\n";
   }
   for (const auto& [what, count] : s.not_applied_other) {
     out += "  " + what + " (" + std::to_string(count) + ")\n";

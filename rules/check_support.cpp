@@ -21,7 +21,7 @@ std::vector<Node> positional_args(Node call) {
   std::vector<Node> out;
   Node args = call.field("arguments");
   if (!args || !args.is(NodeKind::ArgumentList)) return out;
-  for (Node a : args.children()) {
+  for (Node a : NamedChildren(args)) {
     if (!a.is(NodeKind::KeywordArgument) && !a.is(NodeKind::ListSplat) && !a.is(NodeKind::DictionarySplat)) {
       out.push_back(a);
     }
@@ -32,7 +32,7 @@ std::vector<Node> positional_args(Node call) {
 Node keyword_arg(Node call, std::string_view name, std::string_view src) {
   Node args = call.field("arguments");
   if (!args || !args.is(NodeKind::ArgumentList)) return Node();
-  for (Node a : args.children()) {
+  for (Node a : NamedChildren(args)) {
     if (a.is(NodeKind::KeywordArgument)) {
       Node n = a.field("name");
       if (n && n.text(src) == name) return a.field("value");
@@ -44,7 +44,7 @@ Node keyword_arg(Node call, std::string_view name, std::string_view src) {
 std::vector<Node> subscript_indices(Node subscript) {
   std::vector<Node> out;
   Node value = subscript.field("value");
-  for (Node c : subscript.children()) {
+  for (Node c : NamedChildren(subscript)) {
     if (!(c == value)) out.push_back(c);
   }
   return out;

@@ -28,15 +28,17 @@ class GlobalRead final : public Check {
   using Check::Check;
   void on_name_load(Node id, const WalkContext& ctx) override {
     std::string_view name = id.text(ctx.source());
-    // Most names are locals: answer that before walking up the tree.
+    // Most names are locals or constants: answer that before walking up the tree.
     if (ctx.scope_of(name) != NameScope::Global || ctx.declared_global(name)) return;
-    Node parent = id.parent();
-    if (parent && parent.is(NodeKind::Attribute) && parent.field("object") == id &&
-        ctx.is_mutable_module_attribute(parent) && !is_mutation_receiver(parent)) {
-      report(parent, parent.text(ctx.source()), ctx);
+    if (const std::string* imported = ctx.file().imports.find(name)) {
+      if (!ctx.is_project_module(*imported)) return;
+      Node parent = id.parent();
+      if (parent && parent.is(NodeKind::Attribute) && parent.field("object") == id &&
+          ctx.is_mutable_module_attribute(parent) && !is_mutation_receiver(parent)) {
+        report(parent, parent.text(ctx.source()), ctx);
+      }
       return;
     }
-    if (ctx.scope_of(name) != NameScope::Global || ctx.declared_global(name)) return;
     if (!ctx.is_mutable_global(name) || is_mutation_receiver(id)) return;
     report(id, name, ctx);
   }

@@ -148,3 +148,16 @@ TEST_CASE("edit content written with \\n follows a CRLF file's endings", "[apply
   ApplyResult r = apply_fixes(crlf, d, FixMode::SafeOnly, LineEnding::CrLf);
   CHECK(r.text == "if x:\r\n    (\r\n    1\r\n)\r\n");
 }
+
+TEST_CASE("an edit that would cut a character or a CRLF in two is malformed", "[apply]") {
+  const std::string text = "s = \"caf\xC3\xA9\"\r\nt = 1\r\n";
+  //                        0123 4567 8  9  10 11 12
+  std::vector<Diagnostic> d = {with_fix("UTF8", {edit(9, 10, "x")}),   // inside `é`
+                               with_fix("CRLF", {edit(12, 12, "!")}),  // between \r and \n
+                               with_fix("OK", {edit(8, 10, "e")})};    // the whole `é`
+  ApplyResult r = apply_fixes(text, d, FixMode::SafeOnly, LineEnding::CrLf);
+  CHECK(r.text == "s = \"cafe\"\r\nt = 1\r\n");
+  REQUIRE(r.skipped.size() == 2);
+  CHECK(r.skipped[0].reason == SkipReason::Malformed);
+  CHECK(r.skipped[1].reason == SkipReason::Malformed);
+}

@@ -7,6 +7,7 @@ set -u
 read -r -a FIX <<<"$1"
 read -r -a TOY <<<"$2"
 PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
 cd "$work" || exit 2
@@ -29,7 +30,7 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         # a comment before
-        assert (x > 0).all(), "positive"  # why
+        assert (x.abs() < 100).all(), "out of range"  # why
         print("hello", x.shape)
         if x.sum() > 0:
             y = x * 2  # doubled
@@ -45,7 +46,7 @@ cp m.py orig.py
 "${FIX[@]}" m.py >out 2>err
 expect_status 1 $? "diff run"
 grep -q '^--- a/m.py$' out || fail "diff run: no '--- a/m.py' header"
-grep -q '^+            assert (x > 0).all(), "positive"  # why$' out || fail "diff run: guard line missing"
+grep -q '^+            assert (x.abs() < 100).all(), "out of range"  # why$' out || fail "diff run: guard line missing"
 cmp -s m.py orig.py || fail "diff run changed the file"
 mkdir patched && cp m.py patched/m.py && cp out m.diff
 (cd patched && patch -s -p1 <../m.diff) || fail "diff run: patch -p1 cannot apply the diff"
@@ -66,6 +67,7 @@ cmp -s m.py once.py || fail "second apply changed the file"
 # 3. --unsafe-fixes: the tensor if/else becomes torch.where; again, stable.
 "${FIX[@]}" --apply --unsafe-fixes m.py >out 2>err
 grep -q 'y = torch.where(' m.py || fail "unsafe apply: no torch.where"
+grep -q '# doubled' m.py || fail "unsafe apply: the comment inside the rewritten branch was lost"
 parses m.py || fail "unsafe apply: the fixed file does not parse"
 cp m.py twice.py
 "${FIX[@]}" --apply --unsafe-fixes m.py >out 2>err
@@ -102,6 +104,28 @@ cp broken.py broken.orig
 expect_status 2 $? "syntax-breaking fix"
 grep -q 'broken.py: the fix for FX502 at 2:1' err || fail "syntax-breaking fix not named: $(cat err)"
 cmp -s broken.py broken.orig || fail "a syntax-breaking fix changed the file"
+
+# 7. The fixed model computes what the original did, traces, and exports to ONNX. torch 1.13
+#    has no torch.compiler: the config's torch-version picks the guard it does have.
+mkdir sem && cd sem || exit 2
+echo 'torch-version = "1.13"' >fxlint.toml
+write_model model.py
+cp model.py original.py
+"${FIX[@]}" --apply --unsafe-fixes model.py >out 2>err
+expect_status 0 $? "semantic project: unsafe apply"
+grep -q 'torch.fx._symbolic_trace.is_fx_tracing' model.py || fail "torch-version 1.13 guard not used"
+"$PY" "$HERE/fix_semantics.py" original.py model.py >sem.out 2>&1 ||
+  fail "fixed model differs, does not trace or does not export: $(tail -5 sem.out)"
+cd ..
+
+# 8. Files are fixed together: a function is compiled because another file passes it to
+#    torch.compile, so its print is guarded.
+mkdir -p proj/pkg && touch proj/pkg/__init__.py
+printf 'import torch\n\n\ndef scale(x):\n    print("scaling", x.shape)\n    return x * 2\n' >proj/pkg/helpers.py
+printf 'import torch\n\nfrom pkg.helpers import scale\n\ncompiled = torch.compile(scale)\n' >proj/pkg/main.py
+(cd proj && "${FIX[@]}" --apply . >out 2>err)
+expect_status 0 $? "cross-file project"
+grep -q '    if not torch.compiler.is_compiling():' proj/pkg/helpers.py || fail "cross-file: helper not fixed"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

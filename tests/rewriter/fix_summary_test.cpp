@@ -46,3 +46,14 @@ TEST_CASE("nothing to fix and nothing left", "[summary]") {
   std::vector<FileFixResult> results(1);
   CHECK(render_fix_summary(summarize_fixes(results), false) == "No fixes to apply.\n");
 }
+
+TEST_CASE("many codes without a fix share one line", "[summary]") {
+  FileFixResult r;
+  for (const char* code : {"FX102", "FX102", "FX105", "FX201", "FX303"}) {
+    r.remaining.push_back(left(code, std::nullopt));
+  }
+  std::vector<FileFixResult> results = {r};
+  CHECK(render_fix_summary(summarize_fixes(results), true) ==
+        "No fixes applied.\n5 errors remain:\n"
+        "  5 errors have no automatic fix (FX102 \xC3\x97" "2, FX105, FX201, FX303)\n");
+}
