@@ -35,7 +35,35 @@ TSPoint point_at(std::string_view text, uint32_t offset) {
   return point_after({0, 0}, text.substr(0, offset));
 }
 
+struct CursorStack {
+  std::vector<TSTreeCursor*> cursors;
+  size_t depth = 0;
+  ~CursorStack() {
+    for (TSTreeCursor* c : cursors) {
+      ts_tree_cursor_delete(c);
+      delete c;
+    }
+  }
+};
+
+CursorStack& cursor_stack() {
+  thread_local CursorStack stack;
+  return stack;
+}
+
 }  // namespace
+
+PooledCursor::PooledCursor(TSNode node) {
+  CursorStack& s = cursor_stack();
+  if (s.depth == s.cursors.size()) {
+    s.cursors.push_back(new TSTreeCursor(ts_tree_cursor_new(node)));
+  } else {
+    ts_tree_cursor_reset(s.cursors[s.depth], node);
+  }
+  cursor_ = s.cursors[s.depth++];
+}
+
+PooledCursor::~PooledCursor() { --cursor_stack().depth; }
 
 // Field names come from string literals: cache their ids by pointer so a
 // lookup is not a string search over the grammar's field table every time.

@@ -53,17 +53,31 @@ class Node {
   TSNode node_;
 };
 
+// Cursors reused per thread and nesting depth: child iteration happens at every
+// node, and a fresh cursor would allocate its stack each time.
+class PooledCursor {
+ public:
+  explicit PooledCursor(TSNode node);
+  ~PooledCursor();
+  PooledCursor(const PooledCursor&) = delete;
+  PooledCursor& operator=(const PooledCursor&) = delete;
+  TSTreeCursor* get() const { return cursor_; }
+
+ private:
+  TSTreeCursor* cursor_;
+};
+
 // Calls fn(Node) for every child, named or not, in order. Linear in the child
 // count (indexed access is quadratic on wide nodes such as a long module).
 template <typename Fn>
 void for_each_child(Node node, Fn&& fn) {
-  TSTreeCursor cursor = ts_tree_cursor_new(node.raw());
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
+  PooledCursor pooled(node.raw());
+  TSTreeCursor* cursor = pooled.get();
+  if (ts_tree_cursor_goto_first_child(cursor)) {
     do {
-      fn(Node(ts_tree_cursor_current_node(&cursor)));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+      fn(Node(ts_tree_cursor_current_node(cursor)));
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
   }
-  ts_tree_cursor_delete(&cursor);
 }
 
 // Named, non-comment children as a range, without allocating:
@@ -74,16 +88,15 @@ class NamedChildren {
   struct Sentinel {};
   class Iterator {
    public:
-    explicit Iterator(TSNode parent) : cursor_(ts_tree_cursor_new(parent)) {
-      valid_ = ts_tree_cursor_goto_first_child(&cursor_);
+    explicit Iterator(TSNode parent) : pooled_(parent), cursor_(pooled_.get()) {
+      valid_ = ts_tree_cursor_goto_first_child(cursor_);
       skip();
     }
-    ~Iterator() { ts_tree_cursor_delete(&cursor_); }
     Iterator(const Iterator&) = delete;
     Iterator& operator=(const Iterator&) = delete;
-    Node operator*() const { return Node(ts_tree_cursor_current_node(&cursor_)); }
+    Node operator*() const { return Node(ts_tree_cursor_current_node(cursor_)); }
     Iterator& operator++() {
-      valid_ = ts_tree_cursor_goto_next_sibling(&cursor_);
+      valid_ = ts_tree_cursor_goto_next_sibling(cursor_);
       skip();
       return *this;
     }
@@ -92,12 +105,13 @@ class NamedChildren {
    private:
     void skip() {
       while (valid_) {
-        Node n(ts_tree_cursor_current_node(&cursor_));
+        Node n(ts_tree_cursor_current_node(cursor_));
         if (n.is_named() && !n.is(NodeKind::Comment)) return;
-        valid_ = ts_tree_cursor_goto_next_sibling(&cursor_);
+        valid_ = ts_tree_cursor_goto_next_sibling(cursor_);
       }
     }
-    TSTreeCursor cursor_;
+    PooledCursor pooled_;
+    TSTreeCursor* cursor_;
     bool valid_ = false;
   };
   Iterator begin() const { return Iterator(parent_.raw()); }
