@@ -29,31 +29,32 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
   compute_regions(entry_points);
 }
 
+std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, TopLevel table) const {
+  // Defined in the named module, or re-exported by its imports (`from .x import Cls` in __init__).
+  std::string q = qualified;
+  for (int hop = 0; hop < 2 && !q.empty(); ++hop) {
+    auto [module, name] = split_last(q);
+    auto m = by_module_.find(std::string(module));
+    if (m == by_module_.end()) return {-1, -1};
+    const FileModel& target = file(m->second);
+    const auto& names = target.*table;
+    auto it = names.find(std::string(name));
+    if (it != names.end()) return {m->second, it->second};
+    std::string re = target.imports.qualify(name);
+    if (re == q) break;
+    q = re;
+  }
+  return {-1, -1};
+}
+
 ClassRef ProjectModel::resolve_class(int file, std::string_view dotted) const {
   const FileModel& f = this->file(file);
   if (dotted.find('.') == std::string_view::npos) {
     auto it = f.top_classes.find(std::string(dotted));
     if (it != f.top_classes.end()) return {file, it->second};
   }
-  std::string q = f.imports.qualify(dotted);
-  if (q.empty()) return {};
-  auto [module, name] = split_last(q);
-  auto m = by_module_.find(std::string(module));
-  if (m == by_module_.end()) return {};
-  const FileModel& target = this->file(m->second);
-  auto it = target.top_classes.find(std::string(name));
-  if (it != target.top_classes.end()) return {m->second, it->second};
-  // Re-exported through the target module's own imports (`from .x import Cls` in __init__).
-  std::string re = target.imports.qualify(name);
-  if (!re.empty() && re != q) {
-    auto [m2, n2] = split_last(re);
-    auto mm = by_module_.find(std::string(m2));
-    if (mm != by_module_.end()) {
-      auto it2 = this->file(mm->second).top_classes.find(std::string(n2));
-      if (it2 != this->file(mm->second).top_classes.end()) return {mm->second, it2->second};
-    }
-  }
-  return {};
+  auto [target, index] = find_exported(f.imports.qualify(dotted), &FileModel::top_classes);
+  return {target, index};
 }
 
 std::vector<ClassRef> ProjectModel::bases_of(ClassRef c) const {
@@ -148,25 +149,8 @@ FunctionRef ProjectModel::resolve_function(int file, int scope, std::string_view
     ClassRef c = resolve_class(file, head);
     if (c.valid()) return find_method(c, last);
   }
-  std::string q = f.imports.qualify(dotted);
-  if (q.empty()) return {};
-  auto [module, name] = split_last(q);
-  auto m = by_module_.find(std::string(module));
-  if (m != by_module_.end()) {
-    const FileModel& target = this->file(m->second);
-    auto it = target.top_functions.find(std::string(name));
-    if (it != target.top_functions.end()) return {m->second, it->second};
-    std::string re = target.imports.qualify(name);
-    if (!re.empty() && re != q) {
-      auto [m2, n2] = split_last(re);
-      auto mm = by_module_.find(std::string(m2));
-      if (mm != by_module_.end()) {
-        auto it2 = this->file(mm->second).top_functions.find(std::string(n2));
-        if (it2 != this->file(mm->second).top_functions.end()) return {mm->second, it2->second};
-      }
-    }
-  }
-  return {};
+  auto [target, index] = find_exported(f.imports.qualify(dotted), &FileModel::top_functions);
+  return {target, index};
 }
 
 int ProjectModel::method_class(int file, int function) const {

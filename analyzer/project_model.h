@@ -54,6 +54,9 @@ class ProjectModel {
   int method_class(int file, int function) const;
 
  private:
+  using TopLevel = std::unordered_map<std::string, int> FileModel::*;
+  // (file, index) of a top-level class or function named by a qualified name; (-1, -1) when none.
+  std::pair<int, int> find_exported(const std::string& qualified, TopLevel table) const;
   void compute_regions(const std::vector<std::string>& entry_points);
   void add_seed(std::vector<FunctionRef>& work, FunctionRef f);
   std::vector<ClassRef> bases_of(ClassRef c) const;

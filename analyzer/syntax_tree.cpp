@@ -108,50 +108,26 @@ SyntaxTree SyntaxTree::parse(std::string text) {
 }
 
 Node SyntaxTree::first_error() const {
-  Node root_node = root();
-  if (!root_node.has_error()) return Node();
-  TSTreeCursor cursor = ts_tree_cursor_new(root_node.raw());
   Node found;
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    if (ts_node_is_error(n) || ts_node_is_missing(n)) {
-      found = Node(n);
-      break;
+  if (!root().has_error()) return found;
+  for_each_descendant(root(), [&](Node n) {
+    if (found) return false;
+    if (ts_node_is_error(n.raw()) || n.is_missing()) {
+      found = n;
+      return false;
     }
-    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cursor);
+    return n.has_error();  // only subtrees that hold an error
+  });
   return found;
 }
 
 size_t SyntaxTree::error_count() const {
-  if (!root().has_error()) return 0;
   size_t count = 0;
-  TSTreeCursor cursor = ts_tree_cursor_new(root().raw());
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    if (ts_node_is_error(n) || ts_node_is_missing(n)) ++count;
-    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cursor);
+  if (!root().has_error()) return 0;
+  for_each_descendant(root(), [&](Node n) {
+    if (ts_node_is_error(n.raw()) || n.is_missing()) ++count;
+    return n.has_error();
+  });
   return count;
 }
 

@@ -80,6 +80,22 @@ void for_each_child(Node node, Fn&& fn) {
   }
 }
 
+// Pre-order walk of `root` and its descendants, named or not. `fn(Node)`
+// returns whether to descend into that node's children.
+template <typename Fn>
+void for_each_descendant(Node root, Fn&& fn) {
+  PooledCursor pooled(root.raw());
+  TSTreeCursor* cursor = pooled.get();
+  for (;;) {
+    bool descend = fn(Node(ts_tree_cursor_current_node(cursor)));
+    if (descend && ts_tree_cursor_goto_first_child(cursor)) continue;
+    for (;;) {
+      if (ts_tree_cursor_goto_next_sibling(cursor)) break;
+      if (!ts_tree_cursor_goto_parent(cursor)) return;
+    }
+  }
+}
+
 // Named, non-comment children as a range, without allocating:
 // `for (Node c : NamedChildren(n))`. Single-pass.
 class NamedChildren {

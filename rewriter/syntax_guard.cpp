@@ -11,9 +11,7 @@ SyntaxFacts syntax_facts(std::string_view text) {
   SyntaxFacts facts;
   facts.error_count = tree.error_count();
   // Comments are extras: they can hang under any node, so walk the whole tree.
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root().raw());
-  for (;;) {
-    Node n(ts_tree_cursor_current_node(&cursor));
+  for_each_descendant(tree.root(), [&](Node n) {
     if (n.is(NodeKind::Comment)) {
       std::string body(n.text(tree.text()));
       while (!body.empty() && (body.back() == ' ' || body.back() == '\t' || body.back() == '\r')) {
@@ -21,18 +19,8 @@ SyntaxFacts syntax_facts(std::string_view text) {
       }
       facts.comments.push_back({n.range(), std::move(body)});
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&cursor)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cursor);
+    return true;
+  });
   return facts;
 }
 
