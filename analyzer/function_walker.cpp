@@ -84,6 +84,11 @@ class Walker final : public WalkContext {
     cls_ = project.method_class(file, function);
   }
 
+  void set_argument_types(const ArgumentTypes* known, ArgumentTypes* record) {
+    known_ = known;
+    record_ = record;
+  }
+
   void run() {
     bind_parameters();
     if (fn_.node.is(NodeKind::Lambda)) {
@@ -196,7 +201,9 @@ class Walker final : public WalkContext {
     bool is_method = fn_.cls >= 0;
     bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls});
     bool first = true;
+    size_t index = 0;
     for (Node p : NamedChildren(params)) {
+      size_t param_index = index++;
       Node name = p;
       Node type, def;
       if (p.is(NodeKind::DefaultParameter)) {
@@ -245,6 +252,13 @@ class Walker final : public WalkContext {
         }
       } else if (is_forward) {
         v = Value::tensor();
+      } else if (known_) {
+        // Unannotated, no default: what every compiled caller passes.
+        Value passed = known_->parameter(file_index_, fn_index(), param_index);
+        if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence ||
+            passed.kind == ValueKind::OptionalTensor || passed.kind == ValueKind::Module) {
+          v = passed;
+        }
       }
       env_[n] = v;
     }
@@ -794,6 +808,7 @@ class Walker final : public WalkContext {
       if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
         FunctionRef m = project_.find_method({file_index_, cls_}, method);
         if (m.valid()) {
+          record_call(call, m);
           return project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
                                                                                                  : Value::unknown();
         }
@@ -867,12 +882,46 @@ class Walker final : public WalkContext {
       if (c.valid()) return project_.is_module_class(c) ? Value::of(ValueKind::Module) : Value::unknown();
       FunctionRef f = project_.resolve_function(file_index_, fn_index(), written);
       if (f.valid()) {
+        record_call(call, f);
         return project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor ? Value::tensor()
                                                                                                 : Value::unknown();
       }
     }
     if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) return Value::tensor();
     return Value::unknown();
+  }
+
+  // Records the values a call binds to the callee's parameters (by position and keyword).
+  void record_call(Node call, FunctionRef callee) {
+    if (!record_) return;
+    const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
+    Node params = target.node.field("parameters");
+    if (!params) return;
+    std::vector<std::string_view> names;
+    std::string_view target_src = project_.file(callee.file).source;
+    for (Node p : NamedChildren(params)) {
+      Node name = p.is(NodeKind::Identifier) ? p
+                  : p.is(NodeKind::TypedParameter) ? (p.named_child_count() ? p.named_child(0) : Node())
+                                                   : p.field("name");
+      names.push_back(name && name.is(NodeKind::Identifier) ? name.text(target_src) : std::string_view());
+    }
+    std::vector<Value> values(names.size(), Value::unknown());
+    // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
+    size_t next = target.cls >= 0 && call.field("function").unparenthesized().is(NodeKind::Attribute) ? 1 : 0;
+    Node args = call.field("arguments");
+    if (!args || !args.is(NodeKind::ArgumentList)) return;
+    for (Node a : NamedChildren(args)) {
+      if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // cannot map
+      if (a.is(NodeKind::KeywordArgument)) {
+        Node k = a.field("name");
+        for (size_t i = 0; k && i < names.size(); ++i) {
+          if (names[i] == k.text(src_)) values[i] = value_of(a.field("value"));
+        }
+      } else if (next < values.size()) {
+        values[next++] = value_of(a);
+      }
+    }
+    record_->record(callee.file, callee.function, values);
   }
 
   int fn_index() const { return static_cast<int>(&fn_ - file_.functions.data()); }
@@ -1156,12 +1205,17 @@ class Walker final : public WalkContext {
   std::string_view self_;
   int cls_ = -1;
   int condition_depth_ = 0;
+  const ArgumentTypes* known_ = nullptr;
+  ArgumentTypes* record_ = nullptr;
 };
 
 }  // namespace
 
-void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor) {
-  Walker(project, file, function, visitor).run();
+void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
+                   const ArgumentTypes* known, ArgumentTypes* record) {
+  Walker walker(project, file, function, visitor);
+  walker.set_argument_types(known, record);
+  walker.run();
 }
 
 }  // namespace fxlint

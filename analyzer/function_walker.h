@@ -2,12 +2,16 @@
 // Pass two: a flow-sensitive walk of one compiled function. It infers what
 // each expression holds (tensor, bool tensor, data drawn from a tensor, ...),
 // skips escape hatches, and emits CodeVisitor events in evaluation order.
+#include "analyzer/argument_types.h"
 #include "analyzer/code_visitor.h"
 #include "analyzer/project_model.h"
 
 namespace fxlint {
 
 // Walks function `function` of file `file`. `visitor` receives the events.
-void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor);
+// `known`: argument types from callers, for unannotated parameters (may be null).
+// `record`: where to record what this function passes to project functions (may be null).
+void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
+                   const ArgumentTypes* known = nullptr, ArgumentTypes* record = nullptr);
 
 }  // namespace fxlint

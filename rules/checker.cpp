@@ -81,7 +81,8 @@ class CompiledCodeDispatcher final : public CodeVisitor {
 };
 
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
-                                  const SourceInput& input, const CheckOptions& options) {
+                                  const SourceInput& input, const CheckOptions& options,
+                                  const ArgumentTypes& arguments) {
   std::vector<Diagnostic> out;
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
@@ -117,7 +118,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     for (size_t f = 0; f < file.model.functions.size(); ++f) {
       int fi = static_cast<int>(f);
       bool walk = options.scope == Scope::All ? !file.model.functions[f].disabled : project.in_region(index, fi);
-      if (walk) walk_function(project, index, fi, dispatcher);
+      if (walk) walk_function(project, index, fi, dispatcher, &arguments);
     }
   }
   for (Diagnostic& d : sink.diagnostics()) {
@@ -169,9 +170,23 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   for (const ParsedFile& f : files) models.push_back(&f.model);
   ProjectModel project(models, options.entry_points);
 
+  // What compiled callers pass to helpers, two call levels deep: a silent walk
+  // of the compiled functions, the second using what the first learned.
+  class Silent final : public CodeVisitor {} silent;
+  ArgumentTypes first, second;
+  for (auto [known, record] : {std::pair<const ArgumentTypes*, ArgumentTypes*>{nullptr, &first}, {&first, &second}}) {
+    parallel_for(inputs.size(), options.jobs, [&](size_t i) {
+      for (size_t f = 0; f < files[i].model.functions.size(); ++f) {
+        if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
+          walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, record);
+        }
+      }
+    });
+  }
+
   std::vector<std::vector<Diagnostic>> out(inputs.size());
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options);
+    out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options, second);
   });
   return out;
 }

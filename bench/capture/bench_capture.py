@@ -2,9 +2,11 @@
 
     PYTHONPATH=build/python /usr/bin/python3 bench/capture/bench_capture.py [--repeat N] [--json]
 
-Each figure is the median wall time of N runs on the same model and input. The
-capture runs the model once for real (it is concolic), so eager time is listed
-too: capture minus eager is the interpreter's own overhead.
+Each figure is the median CPU time (one thread; steadier than wall time on a
+shared machine) of N runs on the same model and input. The capture runs the
+model once for real (it is concolic), so eager time is listed too; the
+interpreter's own overhead is the median of (capture - eager) over interleaved
+pairs of runs.
 """
 
 import argparse
@@ -47,13 +49,26 @@ def median_time(fn, repeat):
     """Median seconds of `repeat` runs, or None when the tracer rejects the model."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             fn()
         except torch.fx.proxy.TraceError:
             return None
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
+
+
+def paired_overhead(capture, eager, repeat):
+    """Median of (capture - eager) over interleaved pairs: steadier than a difference of medians
+    when the machine is busy."""
+    diffs = []
+    for _ in range(repeat):
+        start = time.process_time()
+        capture()
+        mid = time.process_time()
+        eager()
+        diffs.append((mid - start) - (time.process_time() - mid))
+    return statistics.median(diffs)
 
 
 def ratio(a, b):
@@ -68,19 +83,25 @@ def bench(repeat):
     rows = []
     for name, (model, x, concrete) in models().items():
         model.eval()
-        fn = lambda: fxlint_capture.explain(model)(x)  # noqa: E731
-        fn()  # warm-up: imports and decode caches
-        with torch.no_grad():
-            eager = median_time(lambda: model(x), repeat)
+
+        def capture():
+            fxlint_capture.explain(model)(x)
+
+        def run_eager():
+            with torch.no_grad():
+                model(x)
+
+        capture()  # warm-up: imports and decode caches
+        eager = median_time(run_eager, repeat)
         row = {
             "model": name,
             "eager_s": eager,
-            "capture_s": median_time(fn, repeat),
+            "capture_s": median_time(capture, repeat),
             "symbolic_trace_s": median_time(lambda: torch.fx.symbolic_trace(model, concrete_args=concrete),
                                             repeat),
             "jit_trace_s": median_time(lambda: torch.jit.trace(model, (x,), check_trace=False), repeat),
         }
-        row["capture_overhead_s"] = row["capture_s"] - eager
+        row["capture_overhead_s"] = paired_overhead(capture, run_eager, repeat)
         row["capture_vs_symbolic_trace"] = ratio(row["capture_s"], row["symbolic_trace_s"])
         row["capture_vs_jit_trace"] = ratio(row["capture_s"], row["jit_trace_s"])
         row["overhead_vs_symbolic_trace"] = ratio(row["capture_overhead_s"], row["symbolic_trace_s"])

@@ -54,7 +54,9 @@ CallPolicy::CallPolicy() {
   builtins_ = py::module_::import("builtins");
   for (const char* n : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
     if (py::hasattr(torch, n)) grad_mode_classes_.push_back(torch.attr(n));
-  stdlib_dir_ = py::str(py::module_::import("sysconfig").attr("get_paths")()["stdlib"]);
+  // sysconfig computes its paths on every call; the answer never changes.
+  static const std::string stdlib_dir = py::str(py::module_::import("sysconfig").attr("get_paths")()["stdlib"]);
+  stdlib_dir_ = stdlib_dir;
 }
 
 bool CallPolicy::is_tensor(py::handle v) const {
@@ -112,7 +114,7 @@ bool CallPolicy::in_stdlib(py::handle function) const {
 }
 
 CallPlan CallPolicy::plan_tensor_method(const std::string& name, const std::vector<py::object>& args,
-                                        py::handle kwargs) const {
+                                        py::handle /*kwargs*/) const {
   if (name == "item") return brk("Tensor.item() reads a Python number from tensor data", "FX101", "GB0124");
   if (name == "tolist" || name == "numpy" || name == "__int__" || name == "__float__" || name == "__index__" ||
       name == "__complex__" || name == "equal" || name == "allclose" || name == "is_nonzero")
@@ -126,14 +128,13 @@ CallPlan CallPolicy::plan_tensor_method(const std::string& name, const std::vect
     return brk("dynamic-shape operator Tensor.repeat_interleave() with tensor repeats", "FX303", "GB0036");
   if (name == "masked_scatter")
     return brk("dynamic-shape operator Tensor.masked_scatter()", "FX303", "GB0036");
-  (void)kwargs;
   CallPlan p;
   p.kind = CallKind::TensorMethod;
   p.method = name;
   return p;
 }
 
-CallPlan CallPolicy::plan_torch(py::handle callable, const std::string& name, const std::vector<py::object>& args,
+CallPlan CallPolicy::plan_torch(py::handle /*callable*/, const std::string& name, const std::vector<py::object>& args,
                                 py::handle kwargs) const {
   bool has_kwargs = kwargs && !kwargs.is_none() && py::len(kwargs) > 0;
   if (dynamic_shape_ops().count(name))
@@ -152,11 +153,10 @@ CallPlan CallPolicy::plan_torch(py::handle callable, const std::string& name, co
   if (name == "equal" || name == "allclose" || name == "is_nonzero")
     return brk("torch." + name + "() turns tensor data into a Python value", "FX102", "GB0033");
   if (name == "annotate" || name == "_unwrap_optional") return of_kind(CallKind::Constant);
-  (void)callable;
   return of_kind(CallKind::TorchFunction);
 }
 
-CallPlan CallPolicy::plan_builtin(py::handle callable, const std::string& name, const std::vector<py::object>& args,
+CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& name, const std::vector<py::object>& args,
                                   py::handle kwargs) const {
   bool tensors = any_tensor(args, kwargs);
   if (name == "print") return brk("print() writes to stdout while tracing", "FX501", "GB0059");
@@ -182,7 +182,6 @@ CallPlan CallPolicy::plan_builtin(py::handle callable, const std::string& name, 
       "filter", "all", "any", "hash", "object", "super", "setattr", "delattr", "property", "staticmethod",
       "classmethod"};
   if (shape_level.count(name)) return of_kind(CallKind::Constant);
-  (void)callable;
   return brk("call to builtin " + name + "() with tensor arguments", "FX502", "GB0007");
 }
 
@@ -322,8 +321,8 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
       p.function = init;
       return p;
     }
-    if (any_tensor(args, kwargs) && in_stdlib(init))
-      return of_kind(CallKind::Constant);  // containers such as namedtuples and OrderedDict hold tensors fine
+    // Other classes (namedtuples, OrderedDict, C types) are built eagerly; tensors they hold keep
+    // their graph nodes, because tensors are tracked by identity.
     return of_kind(CallKind::Constant);
   }
 

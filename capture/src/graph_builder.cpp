@@ -44,18 +44,24 @@ bool GraphBuilder::contains_tensor(py::handle value) const {
 }
 
 void GraphBuilder::set_root(py::handle module) {
-  auto remember = [&](py::handle pairs) {
-    for (auto item : pairs) {
-      auto t = py::reinterpret_borrow<py::tuple>(item);
-      std::string name = py::str(t[0]);
-      if (name.empty()) continue;
-      keep_alive_.push_back(py::reinterpret_borrow<py::object>(t[1]));
-      root_names_.emplace(t[1].ptr(), name);
-    }
+  // One walk over the sub-modules; parameters and buffers are read from their
+  // own dicts (named_parameters() would walk the tree again, twice).
+  auto remember = [&](py::handle obj, const std::string& name) {
+    if (name.empty() || obj.is_none() || root_names_.count(obj.ptr())) return;
+    keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
+    root_names_.emplace(obj.ptr(), name);
   };
-  remember(module.attr("named_parameters")());
-  remember(module.attr("named_buffers")());
-  remember(module.attr("named_modules")(py::arg("remove_duplicate") = false));
+  for (auto item : module.attr("named_modules")()) {
+    auto t = py::reinterpret_borrow<py::tuple>(item);
+    std::string prefix = py::str(t[0]);
+    remember(t[1], prefix);
+    for (const char* table : {"_parameters", "_buffers"}) {
+      for (auto kv : py::reinterpret_borrow<py::dict>(t[1].attr(table))) {
+        std::string leaf = py::str(kv.first);
+        remember(kv.second, prefix.empty() ? leaf : prefix + "." + leaf);
+      }
+    }
+  }
 }
 
 GraphBuilder::GraphRec& GraphBuilder::current() {
@@ -211,14 +217,14 @@ void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
 
 py::object GraphBuilder::record(const char* op, py::handle target, py::handle args, py::handle kwargs,
                                 py::handle result, bool counts) {
-  GraphRec& g = current();
+  if (finished_) return py::none();
+  current();  // opens a graph after a break
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
-  GraphRec& g2 = graphs_[current_];  // map_arg may not reallocate the current graph, but be safe
-  (void)g;
-  py::object node = g2.graph.attr("create_node")(op, target, margs, mkwargs);
-  if (!g2.first_non_placeholder) g2.first_non_placeholder = node;
-  if (counts) g2.call_nodes++;
+  GraphRec& g = graphs_[current_];
+  py::object node = g.graph.attr("create_node")(op, target, margs, mkwargs);
+  if (!g.first_non_placeholder) g.first_non_placeholder = node;
+  if (counts) g.call_nodes++;
   register_result(current_, result, node);
   return node;
 }
@@ -232,7 +238,7 @@ py::object GraphBuilder::record_module(py::handle module, py::handle args, py::h
 }
 
 void GraphBuilder::mark_external(py::handle value) {
-  if (!value) return;
+  if (!value || finished_) return;
   if (is_tensor(value)) {
     Origin o;
     o.kind = Origin::External;
@@ -248,7 +254,7 @@ void GraphBuilder::mark_external(py::handle value) {
 }
 
 void GraphBuilder::escape(py::handle value) {
-  if (!value) return;
+  if (!value || finished_) return;
   if (is_tensor(value)) {
     auto it = origins_.find(value.ptr());
     if (it == origins_.end() || it->second.kind == Origin::External || it->second.graph < 0) return;
@@ -303,6 +309,7 @@ py::dict GraphBuilder::finish(py::handle return_value) {
     graphs_[gi].graph.attr("output")(py::tuple(outs));
   }
   current_ = -1;
+  finished_ = true;
   py::list graphs;
   for (size_t gi = 0; gi < graphs_.size(); ++gi) {
     py::dict d;

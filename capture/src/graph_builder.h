@@ -84,6 +84,8 @@ class GraphBuilder {
   py::dict attr_table_;
   std::vector<py::object> keep_alive_;
   int constant_counter_ = 0;
+  // After finish() nothing is recorded: a generator resumed after the capture runs plainly.
+  bool finished_ = false;
 };
 
 }  // namespace fxcap

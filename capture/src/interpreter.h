@@ -1,11 +1,13 @@
 // The symbolic interpreter: runs CPython bytecode with real values (so the
 // call returns what eager returns) while recording tensor work into torch.fx
-// graphs. One handler per opcode lives in interpreter.cpp; calls, inlining
-// and argument binding live in interpreter_calls.cpp.
+// graphs. The frame loop and one handler per opcode live in interpreter.cpp,
+// value operations in interpreter_values.cpp, calls, inlining and argument
+// binding in interpreter_calls.cpp.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -33,20 +35,29 @@ struct Frame {
   std::vector<py::object> locals;  // fast locals, cells and free variables
   std::vector<py::object> stack;   // a null object is CPython's NULL marker
   py::object kwnames;
-  int pc = 0;                 // next instruction
-  int current = 0;            // instruction being executed
-  py::object generator_values;  // a list while a generator body runs eagerly
-  std::string local_source_prefix;  // "L" for the captured function
+  int pc = 0;              // next instruction
+  int current = 0;         // instruction being executed
+  bool generator = false;  // YIELD_VALUE suspends the frame instead of failing
+  bool suspended = false;  // stopped at a yield; resuming pushes the sent value
 };
 
 struct CaptureOptions {
-  bool strict = false;
-  int max_inline_depth = 48;
+  int max_inline_depth = 48;  // deeper calls run eagerly, as a break
 };
 
-class Interpreter {
+// Builtins the interpreter treats specially, looked up once.
+struct BuiltinRefs {
+  BuiltinRefs();
+  py::object getattr_fn, setattr_fn, locals_fn, vars_fn, globals_fn, eval_fn, exec_fn, map_fn, object_type,
+      super_type;
+  std::vector<py::object> iterating;  // list, tuple, iter, enumerate, zip, reversed: tensors are unbound first
+};
+
+class Interpreter : public std::enable_shared_from_this<Interpreter> {
  public:
   explicit Interpreter(CaptureOptions options);
+  // Runs a suspended generator frame to its next yield (yielded = true) or return.
+  py::object resume(Frame& f, bool& yielded);
 
   // Runs fn(*args, **kwargs); returns the real result. User exceptions
   // propagate unchanged.
@@ -58,27 +69,18 @@ class Interpreter {
   // interpreter.cpp
   py::object run_frame(Frame& f);
   void step(Frame& f, const Instr& in);
+
+  // interpreter_values.cpp
   void load_attr(Frame& f, py::handle obj, py::handle name);
-  void store_attr(Frame& f, py::handle obj, py::handle name, py::handle value);
+  void store_attr(py::handle obj, py::handle name, py::handle value);
   py::object binary_op(int op, py::handle a, py::handle b);
   py::object compare_op(int op, py::handle a, py::handle b);
   py::object subscript(py::handle obj, py::handle index);
   void store_subscript(py::handle obj, py::handle index, py::handle value);
-  bool truth(Frame& f, py::handle value, bool assert_test);
+  bool truth(py::handle value, bool assert_test);
   py::object get_iter(py::handle value);
   py::object unbind(py::handle tensor);
-  void record_global_read(Frame& f, const std::string& name, py::handle value);
-
-  // interpreter_calls.cpp
-  py::object call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs);
-  py::object run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
-                          const char* source_prefix);
-  std::vector<py::object> bind_arguments(const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
-                                         py::handle kwargs);
-  py::object call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs);
-  py::object run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs);
-  void note_container_mutation(Frame& f, py::handle callable, const std::vector<py::object>& args);
-
+  void record_global_read(const std::string& name, py::handle value);
   void graph_break(const BreakInfo& info);
   void side_effect(const std::string& kind, const std::string& target, py::handle value, const char* scalar_code,
                    const char* tensor_code);
@@ -87,10 +89,24 @@ class Interpreter {
   void mark_created(py::handle obj);
   std::string source_of(py::handle obj) const;
 
+  // interpreter_calls.cpp
+  py::object call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs);
+  py::object run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
+                          const char* source_prefix);
+  void add_tensor_inputs(const std::string& name, const std::string& source, py::handle value);
+  std::vector<py::object> bind_arguments(const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
+                                         py::handle kwargs);
+  py::object call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs);
+  py::object run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs);
+  void note_container_mutation(py::handle callable, const std::vector<py::object>& args);
+  void init_frame(Frame& f, const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
+                  py::handle kwargs, const char* source_prefix);
+
   CaptureOptions options_;
   GraphBuilder graphs_;
   Records records_;
   CallPolicy policy_;
+  BuiltinRefs builtins_;
   std::vector<Frame*> frames_;
   std::unordered_set<PyObject*> created_;
   std::vector<py::object> keep_alive_;

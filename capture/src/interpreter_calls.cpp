@@ -4,15 +4,12 @@
 
 #include <set>
 
+#include "generator.h"
 #include "interpreter.h"
+#include "py_errors.h"
 
 namespace fxcap {
 namespace {
-
-py::object steal_or_throw(PyObject* o) {
-  if (!o) throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(o);
-}
 
 [[noreturn]] void raise_type_error(const std::string& message) {
   PyErr_SetString(PyExc_TypeError, message.c_str());
@@ -39,8 +36,7 @@ py::object Interpreter::call_eagerly(py::handle callable, const std::vector<py::
   return steal_or_throw(PyObject_Call(callable.ptr(), to_tuple(args).ptr(), kw));
 }
 
-void Interpreter::note_container_mutation(Frame& f, py::handle callable, const std::vector<py::object>& args) {
-  (void)f;
+void Interpreter::note_container_mutation(py::handle callable, const std::vector<py::object>& args) {
   if (!PyCFunction_Check(callable.ptr())) return;
   PyObject* self = PyCFunction_GET_SELF(callable.ptr());
   if (!self || !(PyList_Check(self) || PyDict_Check(self) || PySet_Check(self))) return;
@@ -120,6 +116,32 @@ py::object Interpreter::run_natively(py::handle fn, const std::vector<py::object
   return r;
 }
 
+void Interpreter::add_tensor_inputs(const std::string& name, const std::string& source, py::handle value) {
+  // Tensors inside argument containers (a list of images, a dict of features) are inputs too.
+  if (graphs_.is_tensor(value)) {
+    graphs_.add_input(name, value);
+    std::string detail = std::string(py::str(value.attr("dtype"))) + " " +
+                         std::string(py::str(py::tuple(value.attr("shape")))) + " " +
+                         std::string(py::str(value.attr("device"))) +
+                         (value.attr("requires_grad").cast<bool>() ? " requires_grad" : "");
+    records_.add_guard(source, "TENSOR_MATCH", detail);
+    return;
+  }
+  if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
+    records_.add_guard(source, "LIST_LENGTH", std::to_string(py::len(value)));
+    size_t i = 0;
+    for (auto item : value) {
+      add_tensor_inputs(name + "_" + std::to_string(i), source + "[" + std::to_string(i) + "]", item);
+      ++i;
+    }
+  } else if (PyDict_Check(value.ptr())) {
+    records_.add_guard(source, "DICT_KEYS", py::repr(py::list(value.attr("keys")())));
+    for (auto kv : py::reinterpret_borrow<py::dict>(value))
+      add_tensor_inputs(name + "_" + std::string(py::str(kv.first)),
+                        source + "[" + std::string(py::repr(kv.first)) + "]", kv.second);
+  }
+}
+
 py::object Interpreter::run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
                                      const char* source_prefix) {
   py::object fcode = fn.attr("__code__");
@@ -155,52 +177,50 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
     return run_natively(fn, args, kwargs);
   }
 
+  if (code.flags & kCoGenerator) {
+    // Calling a generator function runs nothing yet: the frame waits for next().
+    auto frame = std::make_unique<Frame>();
+    init_frame(*frame, code, fn, args, kwargs, source_prefix);
+    frame->generator = true;
+    return py::cast(InterpretedGenerator(shared_from_this(), std::move(frame)));
+  }
   Frame f;
+  init_frame(f, code, fn, args, kwargs, source_prefix);
+  return run_frame(f);
+}
+
+void Interpreter::init_frame(Frame& f, const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
+                             py::handle kwargs, const char* source_prefix) {
   f.code = &code;
   f.function = py::reinterpret_borrow<py::object>(fn);
   f.globals = fn.attr("__globals__");
   PyObject* b = PyDict_GetItemString(f.globals.ptr(), "__builtins__");
   f.builtins = b ? py::reinterpret_borrow<py::object>(b) : py::object(py::module_::import("builtins"));
   f.locals = bind_arguments(code, fn, args, kwargs);
-  if (source_prefix) {
-    f.local_source_prefix = source_prefix;
-    int nargs = code.argcount + code.kwonlyargcount + ((code.flags & kCoVarargs) ? 1 : 0) +
-                ((code.flags & kCoVarkeywords) ? 1 : 0);
-    for (int i = 0; i < nargs; ++i) {
-      const py::object& v = f.locals[i];
-      std::string src = std::string(source_prefix) + "['" + code.localsplus_names[i] + "']";
-      if (graphs_.is_tensor(v)) {
-        graphs_.add_input(code.localsplus_names[i], v);
-        std::string detail = std::string(py::str(v.attr("dtype"))) + " " + std::string(py::str(py::tuple(v.attr("shape")))) +
-                             " " + std::string(py::str(v.attr("device"))) +
-                             (v.attr("requires_grad").cast<bool>() ? " requires_grad" : "");
-        records_.add_guard(src, "TENSOR_MATCH", detail);
-      } else if (PyObject_IsInstance(v.ptr(), module_cls_.ptr()) == 1) {
-        records_.add_guard(src, "NN_MODULE", py::str(py::type::of(v).attr("__name__")));
-      } else if (v.is_none() || PyLong_Check(v.ptr()) || PyFloat_Check(v.ptr()) || PyUnicode_Check(v.ptr())) {
-        records_.add_guard(src, "CONSTANT_MATCH", py::repr(v));
-      } else {
-        records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr("__name__")));
-      }
+  if (!source_prefix) return;
+  int nargs = code.argcount + code.kwonlyargcount + ((code.flags & kCoVarargs) ? 1 : 0) +
+              ((code.flags & kCoVarkeywords) ? 1 : 0);
+  for (int i = 0; i < nargs; ++i) {
+    const py::object& v = f.locals[i];
+    std::string src = std::string(source_prefix) + "['" + code.localsplus_names[i] + "']";
+    if (graphs_.contains_tensor(v)) {
+      add_tensor_inputs(code.localsplus_names[i], src, v);
+    } else if (PyObject_IsInstance(v.ptr(), module_cls_.ptr()) == 1) {
+      records_.add_guard(src, "NN_MODULE", py::str(py::type::of(v).attr("__name__")));
+    } else if (v.is_none() || PyLong_Check(v.ptr()) || PyFloat_Check(v.ptr()) || PyUnicode_Check(v.ptr())) {
+      records_.add_guard(src, "CONSTANT_MATCH", py::repr(v));
+    } else {
+      records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr("__name__")));
     }
   }
-  if (code.flags & kCoGenerator) {
-    // Generator bodies (genexprs, helpers) run to completion; their values are
-    // handed out by a list iterator.
-    f.generator_values = py::list();
-    run_frame(f);
-    return steal_or_throw(PyObject_GetIter(f.generator_values.ptr()));
-  }
-  return run_frame(f);
 }
 
 py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs) {
-  // Leaked on purpose: a static py::object would be released after the interpreter is gone.
-  static py::object& builtins = *new py::object(py::module_::import("builtins"));
+  const BuiltinRefs& b = builtins_;
   PyObject* c = callable.ptr();
 
   // Builtins that need the interpreter's own view of attributes and tensors.
-  if (c == builtins.attr("getattr").ptr() && (args.size() == 2 || args.size() == 3) && !kwargs) {
+  if (c == b.getattr_fn.ptr() && (args.size() == 2 || args.size() == 3) && !kwargs) {
     try {
       load_attr(f, args[0], args[1]);
       py::object v = std::move(f.stack.back());
@@ -211,14 +231,14 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       throw;
     }
   }
-  if (c == builtins.attr("setattr").ptr() && args.size() == 3 && !kwargs) {
-    store_attr(f, args[0], args[1], args[2]);
+  if (c == b.setattr_fn.ptr() && args.size() == 3 && !kwargs) {
+    store_attr(args[0], args[1], args[2]);
     return py::none();
   }
   // Frame introspection sees the interpreted frame, not the extension's caller.
-  bool wants_locals = (c == builtins.attr("locals").ptr() || c == builtins.attr("vars").ptr()) && args.empty();
-  bool wants_globals = c == builtins.attr("globals").ptr() && args.empty();
-  bool evaluates = (c == builtins.attr("eval").ptr() || c == builtins.attr("exec").ptr()) && args.size() == 1 && !kwargs;
+  bool wants_locals = (c == b.locals_fn.ptr() || c == b.vars_fn.ptr()) && args.empty();
+  bool wants_globals = c == b.globals_fn.ptr() && args.empty();
+  bool evaluates = (c == b.eval_fn.ptr() || c == b.exec_fn.ptr()) && args.size() == 1 && !kwargs;
   if (wants_locals || wants_globals || evaluates) {
     std::string name = py::str(callable.attr("__name__"));
     for (const auto& v : f.locals)
@@ -241,13 +261,11 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
     graphs_.mark_external(r);
     return r;
   }
-  for (const char* name : {"list", "tuple", "iter", "enumerate", "zip", "reversed"}) {
-    if (c == builtins.attr(name).ptr()) {
+  for (const auto& iterating : b.iterating)
+    if (c == iterating.ptr())
       for (auto& a : args)
         if (graphs_.is_tensor(a)) a = unbind(a);
-    }
-  }
-  if (c == builtins.attr("map").ptr() && args.size() >= 2 && !kwargs) {
+  if (c == b.map_fn.ptr() && args.size() >= 2 && !kwargs) {
     // map() of a Python function runs it through the interpreter, eagerly.
     std::vector<py::object> iters;
     for (size_t i = 1; i < args.size(); ++i) iters.push_back(get_iter(args[i]));
@@ -276,7 +294,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       return run_function(plan.function, full, kwargs, nullptr);
     }
     case CallKind::ConstructUser: {
-      py::object obj = steal_or_throw(PyObject_CallMethod(builtins.attr("object").ptr(), "__new__", "O", c));
+      py::object obj = steal_or_throw(PyObject_CallMethod(b.object_type.ptr(), "__new__", "O", c));
       mark_created(obj);
       std::vector<py::object> full{obj};
       full.insert(full.end(), args.begin(), args.end());
@@ -322,13 +340,13 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       py::object cls = steal_or_throw(PyCell_Get(f.locals[class_slot].ptr()));
       py::object self = f.locals[0];
       if (PyCell_Check(self.ptr())) self = steal_or_throw(PyCell_Get(self.ptr()));
-      return builtins.attr("super")(cls, self);
+      return b.super_type(cls, self);
     }
     case CallKind::CompilingFlag:
       return py::bool_(true);
     case CallKind::Constant: {
       py::object r = call_eagerly(callable, args, kwargs);
-      note_container_mutation(f, callable, args);
+      note_container_mutation(callable, args);
       if (PyType_Check(c) && (PyList_Check(r.ptr()) || PyDict_Check(r.ptr()) || PySet_Check(r.ptr())))
         mark_created(r);
       else if (PyObject_IsInstance(r.ptr(), module_cls_.ptr()) == 1 && PyType_Check(c))

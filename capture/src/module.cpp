@@ -1,17 +1,19 @@
-// The extension module: one entry point, capture(fn, args, kwargs, strict),
-// returning plain Python data that fxlint_capture wraps into a report.
+// The extension module: one entry point, capture(fn, args, kwargs), returning
+// plain Python data that fxlint_capture wraps into a report (strict mode is a
+// verdict on that data, made in Python).
 #include <pybind11/pybind11.h>
 
+#include "generator.h"
 #include "interpreter.h"
 
 namespace py = pybind11;
 
 namespace {
 
-py::dict capture(py::object fn, py::tuple args, py::dict kwargs, bool strict) {
-  fxcap::CaptureOptions options;
-  options.strict = strict;
-  fxcap::Interpreter interp(options);
+py::dict capture(py::object fn, py::tuple args, py::dict kwargs) {
+  // Shared: generators made during the capture keep their interpreter alive.
+  auto interp_ptr = std::make_shared<fxcap::Interpreter>(fxcap::CaptureOptions{});
+  fxcap::Interpreter& interp = *interp_ptr;
   py::object result;
   try {
     result = interp.run(fn, args, kwargs);
@@ -30,7 +32,8 @@ py::dict capture(py::object fn, py::tuple args, py::dict kwargs, bool strict) {
 PYBIND11_MODULE(_fxlint_capture, m) {
   m.doc() = "Bytecode capture of PyTorch functions into torch.fx graphs (CPython 3.11).";
   py::register_exception<fxcap::InternalError>(m, "InternalError", PyExc_RuntimeError);
-  m.def("capture", &capture, py::arg("fn"), py::arg("args"), py::arg("kwargs"), py::arg("strict") = false,
+  fxcap::register_generator_type(m);
+  m.def("capture", &capture, py::arg("fn"), py::arg("args"), py::arg("kwargs"),
         "Runs fn(*args, **kwargs) under the symbolic interpreter; returns graphs, records and the result.");
   m.def("decode", [](py::object code) {
     const auto& dc = fxcap::decode(code);

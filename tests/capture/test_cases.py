@@ -3,6 +3,7 @@ forms and the limits: graph count, break codes and lines, side effects, and
 the eager result, checked against what the case's source marks."""
 
 import copy
+import json
 import os
 import sys
 import types
@@ -127,6 +128,7 @@ def test_report_json_fields():
     assert frame["name"] == "print_call" and frame["line"].startswith("print(")
     assert data["op_count"] == sum(len(ops) for ops in data["ops_per_graph"])
     assert any(g["source"] == "L['x']" and g["kind"] == "TENSOR_MATCH" for g in data["guards"])
+    assert json.loads(json.dumps(data)) == data  # plain JSON, nothing that needs a default=
     text = str(report)
     assert "Graph Count: 2" in text and "Graph Break Count: 1" in text and "FX501" in text
 
@@ -191,3 +193,59 @@ def test_deep_recursion_breaks_instead_of_overflowing():
     report = fxlint_capture.explain(depth)(torch.zeros(2), 100)
     assert torch.equal(report.result, torch.full((2,), 100.0))
     assert any("inlining too deep" in b.reason for b in report.break_reasons)
+
+
+def test_tensors_inside_argument_containers_are_graph_inputs():
+    def combine(images, extra):
+        return images[0] * 2 + images[1] + extra["bias"]
+
+    images = [torch.randn(2, 3), torch.randn(2, 3)]
+    extra = {"bias": torch.randn(3)}
+    report = fxlint_capture.explain(combine)(images, extra)
+    gm = report.graphs[0]
+    assert [n.op for n in gm.graph.nodes].count("placeholder") == 3
+    assert not [n for n in gm.graph.nodes if n.op == "get_attr"]
+    assert torch.allclose(gm(*report.graph_inputs[0]), combine(images, extra))
+    sources = {g["source"] for g in report.guards}
+    assert {"L['images'][0]", "L['images'][1]", "L['extra']['bias']"} <= sources
+
+
+def test_decoder_agrees_with_dis():
+    import dis
+
+    from fxlint_capture import _fxlint_capture
+
+    for c in CASES:
+        code = c.fn.__code__
+        mine = _fxlint_capture.decode(code)
+        ref = [i for i in dis.get_instructions(code) if i.opname not in ("CACHE", "EXTENDED_ARG")]
+        assert [(m[0], m[1]) for m in mine] == [(i.offset, i.opname) for i in ref], c.name
+        for m, i in zip(mine, ref):
+            if i.opcode in dis.hasjrel:
+                assert m[3] == i.argval, (c.name, m, i)
+            if i.starts_line is not None:
+                assert m[4] == i.starts_line, (c.name, m, i)
+
+
+def test_generators_stay_lazy():
+    log = []
+
+    def counter():
+        i = 0
+        while True:
+            log.append(i)
+            yield i
+            i += 1
+
+    def consume(x):
+        for _, k in zip(range(3), counter()):
+            x = x + k
+        return x, (t * 2 for t in (x, x + 1))
+
+    report = fxlint_capture.explain(consume)(torch.zeros(2))
+    assert report.graph_count == 1 and report.graph_break_count == 0
+    assert log == [0, 1, 2]  # as in eager: the endless generator runs only as far as zip pulls it
+    total, rest = report.result
+    assert torch.equal(total, torch.full((2,), 3.0))
+    # A generator that escapes the capture still runs when consumed afterwards.
+    assert [t.tolist() for t in rest] == [[6.0, 6.0], [8.0, 8.0]]

@@ -35,6 +35,10 @@ TARGET = textwrap.dedent('''
     def fails(x):
         raise ValueError("no good")
 
+    def chatty(x):
+        print("hello from the target")
+        return x + 1
+
     def make_inputs():
         return (torch.randn(2, 3),)
 ''')
@@ -124,3 +128,23 @@ def test_user_exception_exit_code(target):
     proc = run(f"{target}:fails", "float32[2]")
     assert proc.returncode == 3
     assert "ValueError: no good" in proc.stderr
+
+
+def test_json_stdout_stays_json_when_the_target_prints(target):
+    proc = run(f"{target}:chatty", "float32[2]", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["break_reasons"][0]["code"] == "FX501"
+    assert "hello from the target" in proc.stderr
+
+
+def test_target_inside_a_package_keeps_its_imports(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "util.py").write_text("def double(t):\n    return t * 2\n")
+    (pkg / "model.py").write_text("from . import util\nfrom pkg.util import double\n\n"
+                                  "def run(x):\n    return util.double(x) + double(x)\n")
+    proc = run(f"{pkg / 'model.py'}:run", "float32[3]", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["graph_count"] == 1

@@ -6,6 +6,7 @@ or input error, 3 the target raised an exception.
 """
 
 import argparse
+import contextlib
 import json
 import sys
 import traceback
@@ -34,6 +35,24 @@ def _parser():
 def main(argv=None):
     args = _parser().parse_args(argv)
     torch.manual_seed(args.seed)
+    # With --json, stdout carries the JSON alone: whatever the target prints goes to stderr.
+    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        outcome = _capture(args)
+    if isinstance(outcome, int):
+        return outcome
+    data, report, status = outcome
+    if args.json:
+        json.dump(data, sys.stdout, indent=2, default=str)
+        sys.stdout.write("\n")
+    else:
+        print(report)
+        if args.onnx:
+            _print_onnx(data["onnx"])
+    return status
+
+
+def _capture(args):
+    """Loads, captures and exports; returns (data, report, status) or an exit status."""
     try:
         fn, base_dir = resolve_target(args.target)
         call_args, call_kwargs = parse_specs(args.inputs, base_dir)
@@ -56,14 +75,7 @@ def main(argv=None):
         data["onnx"] = _export(report, args.onnx, args.opset)
         if not data["onnx"]["ok"]:
             status = 1
-    if args.json:
-        json.dump(data, sys.stdout, indent=2, default=str)
-        sys.stdout.write("\n")
-    else:
-        print(report)
-        if args.onnx:
-            _print_onnx(data["onnx"])
-    return status
+    return data, report, status
 
 
 def _export(report, path, opset):

@@ -21,7 +21,7 @@ def explain(fn, mode="dynamo"):
 
     def run(*args, **kwargs):
         start = time.perf_counter()
-        raw = _fxlint_capture.capture(fn, tuple(args), dict(kwargs), mode == "strict")
+        raw = _fxlint_capture.capture(fn, tuple(args), dict(kwargs))
         # Graphs with no tensor work (only grad-mode switches, or nothing) are not compiled.
         kept = [g for g in raw["graphs"] if g["call_nodes"] > 0]
         elapsed = time.perf_counter() - start

@@ -48,13 +48,26 @@ def _load_module(name, base_dir):
 
 
 def load_file(path):
-    """Imports a Python file as a module named after it."""
+    """Imports a Python file. A file inside a package (directories with
+    ``__init__.py``) is imported by its dotted name from the package root, so its
+    relative and absolute imports of the package work; a lone file is imported
+    as a module named after it."""
     if not os.path.isfile(path):
         raise SpecError(f"no such file: {path}")
-    directory = os.path.dirname(os.path.abspath(path))
+    path = os.path.abspath(path)
+    directory = os.path.dirname(path)
+    parts = [os.path.splitext(os.path.basename(path))[0]]
+    root = directory
+    while os.path.isfile(os.path.join(root, "__init__.py")):
+        parts.insert(0, os.path.basename(root))
+        root = os.path.dirname(root)
+    if len(parts) > 1:
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        return importlib.import_module(".".join(parts))
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = parts[0]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -1,5 +1,8 @@
 """Python constructs the capture follows into a single graph."""
 
+import collections
+import dataclasses
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -148,3 +151,67 @@ def exception_from_inlined_helper(x):
 def generator_expression_and_dict_comprehension(x):
     rows = {i: r * i for i, r in enumerate(x)}
     return sum(r.sum() for r in rows.values()) + max(len(rows), 2)
+
+
+@dataclasses.dataclass
+class Pair:
+    a: torch.Tensor
+    b: int = 1
+
+
+Point = collections.namedtuple("Point", ["u", "v"])
+
+
+class _Scaled:
+    def __init__(self, t, factor=2):
+        self.t = t
+        self.factor = factor
+
+    def value(self):
+        return self.t * self.factor
+
+
+class _Tracker:
+    def __init__(self):
+        self.entered = 0
+
+    def __enter__(self):
+        self.entered += 1
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@case(graphs=1, inputs=x43)
+def python_semantics(x):
+    p = Point(x, 2)
+    q = Pair(x * 2)
+    s = _Scaled(x, factor=3)
+    n = x.shape[0]
+    label = f"{n:02d}-{'even' if n % 2 == 0 else 'odd'}"
+    flags = {k: v for k, v in zip("abc", range(3)) if v}
+    merged = {**flags, "z": 9}
+    uniq = {i % 2 for i in range(5)}
+    args = [x, 1.0]
+    if 0 < n < 10 and isinstance(p, tuple) and not isinstance(n, (list, dict)):
+        y = torch.add(*args)
+    else:
+        y = x
+    assert n > 0, "python assert"
+    if (m := len(merged)) > 2:
+        y = y + m
+    t = _Tracker()
+    with t as tracked:
+        y = y * tracked.entered
+    try:
+        _ = merged["missing"]
+    except KeyError:
+        y = y + 1
+    else:
+        y = y - 100
+    finally:
+        y = y * 1
+    rows = x[None, ..., 0:3][0]
+    del flags
+    return y + p.u * p.v + q.a * q.b + s.value() + rows + len(label) + len(uniq)

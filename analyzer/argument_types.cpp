@@ -1,0 +1,23 @@
+#include "analyzer/argument_types.h"
+
+namespace fxlint {
+
+void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_parameter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, first] = joined_.try_emplace({file, function}, by_parameter);
+  if (first) return;
+  std::vector<Value>& known = it->second;
+  if (known.size() < by_parameter.size()) known.resize(by_parameter.size());
+  for (size_t i = 0; i < known.size(); ++i) {
+    known[i] = join(known[i], i < by_parameter.size() ? by_parameter[i] : Value::unknown());
+  }
+}
+
+Value ArgumentTypes::parameter(int file, int function, size_t index) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = joined_.find({file, function});
+  if (it == joined_.end() || index >= it->second.size()) return Value::unknown();
+  return it->second[index];
+}
+
+}  // namespace fxlint

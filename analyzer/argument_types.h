@@ -1,0 +1,27 @@
+#pragma once
+// What compiled callers pass to project functions, joined over every call site
+// seen: `self._decode(boxes)` with `boxes` a tensor makes the helper's
+// unannotated `boxes` parameter a tensor. Thread-safe for recording.
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "analyzer/value.h"
+
+namespace fxlint {
+
+class ArgumentTypes {
+ public:
+  // Values by parameter index for one call of function `function` of file `file`;
+  // a parameter the call does not bind gets Unknown.
+  void record(int file, int function, const std::vector<Value>& by_parameter);
+  // Joined value of a parameter over all recorded calls; Unknown when none.
+  Value parameter(int file, int function, size_t index) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::pair<int, int>, std::vector<Value>> joined_;
+};
+
+}  // namespace fxlint

@@ -1,0 +1,273 @@
+// Values: attributes, subscripts, operators, truth tests, iteration, and the
+// records (guards, side effects, breaks) that reading and writing them leaves.
+#include <Python.h>
+
+#include "interpreter.h"
+#include "py_errors.h"
+
+namespace fxcap {
+namespace {
+
+const char* const kBinaryNames[] = {"add", "and_", "floordiv", "lshift", "matmul", "mul", "mod",
+                                    "or_", "pow", "rshift", "sub", "truediv", "xor"};
+const char* const kInplaceNames[] = {"iadd", "iand", "ifloordiv", "ilshift", "imatmul", "imul", "imod",
+                                     "ior", "ipow", "irshift", "isub", "itruediv", "ixor"};
+const char* const kCompareNames[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+
+PyObject* apply_binary(int op, PyObject* a, PyObject* b) {
+  switch (op) {
+    case 0: return PyNumber_Add(a, b);
+    case 1: return PyNumber_And(a, b);
+    case 2: return PyNumber_FloorDivide(a, b);
+    case 3: return PyNumber_Lshift(a, b);
+    case 4: return PyNumber_MatrixMultiply(a, b);
+    case 5: return PyNumber_Multiply(a, b);
+    case 6: return PyNumber_Remainder(a, b);
+    case 7: return PyNumber_Or(a, b);
+    case 8: return PyNumber_Power(a, b, Py_None);
+    case 9: return PyNumber_Rshift(a, b);
+    case 10: return PyNumber_Subtract(a, b);
+    case 11: return PyNumber_TrueDivide(a, b);
+    case 12: return PyNumber_Xor(a, b);
+    case 13: return PyNumber_InPlaceAdd(a, b);
+    case 14: return PyNumber_InPlaceAnd(a, b);
+    case 15: return PyNumber_InPlaceFloorDivide(a, b);
+    case 16: return PyNumber_InPlaceLshift(a, b);
+    case 17: return PyNumber_InPlaceMatrixMultiply(a, b);
+    case 18: return PyNumber_InPlaceMultiply(a, b);
+    case 19: return PyNumber_InPlaceRemainder(a, b);
+    case 20: return PyNumber_InPlaceOr(a, b);
+    case 21: return PyNumber_InPlacePower(a, b, Py_None);
+    case 22: return PyNumber_InPlaceRshift(a, b);
+    case 23: return PyNumber_InPlaceSubtract(a, b);
+    case 24: return PyNumber_InPlaceTrueDivide(a, b);
+    case 25: return PyNumber_InPlaceXor(a, b);
+    default:
+      PyErr_Format(PyExc_SystemError, "unknown BINARY_OP argument %d", op);
+      return nullptr;
+  }
+}
+
+bool is_plain_data(py::handle v) {
+  PyObject* o = v.ptr();
+  return PyLong_Check(o) || PyFloat_Check(o) || PyBool_Check(o) || PyUnicode_Check(o) || PyList_Check(o) ||
+         PyDict_Check(o) || PyTuple_Check(o) || PySet_Check(o) || PyComplex_Check(o);
+}
+
+}  // namespace
+
+void Interpreter::mark_created(py::handle obj) {
+  if (created_.insert(obj.ptr()).second) keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
+}
+
+std::vector<StackEntry> Interpreter::user_stack() const {
+  std::vector<StackEntry> out;
+  for (const Frame* f : frames_) {
+    const Instr& in = f->code->instrs[f->current];
+    out.push_back({f->code->filename, in.line, f->code->name});
+  }
+  return out;
+}
+
+void Interpreter::graph_break(const BreakInfo& info) {
+  BreakRecord r;
+  r.info = info;
+  r.stack = user_stack();
+  r.graph_index = graphs_.current_graph_index();
+  records_.breaks.push_back(std::move(r));
+  graphs_.close_graph();
+}
+
+void Interpreter::side_effect(const std::string& kind, const std::string& target, py::handle value,
+                              const char* scalar_code, const char* tensor_code) {
+  SideEffectRecord r;
+  r.kind = kind;
+  r.target = target;
+  r.code = graphs_.contains_tensor(value) ? tensor_code : scalar_code;
+  r.value_type = value ? std::string(py::str(py::type::of(value).attr("__name__"))) : "None";
+  r.stack = user_stack();
+  records_.side_effects.push_back(std::move(r));
+}
+
+std::string Interpreter::source_of(py::handle obj) const {
+  if (root_ && obj.ptr() == root_.ptr()) return "L['self']";
+  if (root_ && module_sources_.empty()) {
+    auto& sources = const_cast<std::unordered_map<PyObject*, std::string>&>(module_sources_);
+    for (auto item : root_.attr("named_modules")()) {
+      auto t = py::reinterpret_borrow<py::tuple>(item);
+      std::string path = py::str(t[0]);
+      sources.emplace(t[1].ptr(), path.empty() ? "L['self']" : "L['self']." + path);
+    }
+  }
+  auto it = module_sources_.find(obj.ptr());
+  if (it != module_sources_.end()) return it->second;
+  return "<" + std::string(py::str(py::type::of(obj).attr("__qualname__"))) + " object>";
+}
+
+void Interpreter::record_global_read(const std::string& name, py::handle value) {
+  std::string source = "G['" + name + "']";
+  if (graphs_.is_tensor(value)) {
+    records_.add_guard(source, "TENSOR_MATCH", py::str(value.attr("dtype")).cast<std::string>() + " " +
+                                                   std::string(py::str(py::tuple(value.attr("shape")))));
+  } else if (PyModule_Check(value.ptr())) {
+    return;
+  } else if (PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1) {
+    records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr("__name__")));
+  } else if (value.is_none() || is_plain_data(value)) {
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard(source, "CONSTANT_MATCH", text);
+    if (!value.is_none()) records_.add_specialization(name, value, user_stack());
+  } else {
+    records_.add_guard(source, "ID_MATCH", py::str(py::type::of(value).attr("__name__")));
+  }
+}
+
+bool Interpreter::truth(py::handle value, bool assert_test) {
+  if (graphs_.is_tensor(value)) {
+    bool real = PyObject_IsTrue(value.ptr()) == 1;
+    if (PyErr_Occurred()) throw py::error_already_set();
+    if (assert_test) {
+      // As TorchDynamo does: an assert on a tensor stays in the graph.
+      graphs_.record("call_function", torch_.attr("_assert"),
+                     py::make_tuple(value, py::str("assertion error")), py::dict(), py::none());
+      return real;
+    }
+    graphs_.escape(value);
+    graph_break({"data-dependent branch: the condition is a tensor value", "FX103", "GB0170"});
+    return real;
+  }
+  int r = PyObject_IsTrue(value.ptr());
+  if (r < 0) throw py::error_already_set();
+  return r == 1;
+}
+
+py::object Interpreter::unbind(py::handle tensor) {
+  py::list out;
+  Py_ssize_t n = py::len(tensor);
+  for (Py_ssize_t i = 0; i < n; ++i) out.append(subscript(tensor, py::int_(i)));
+  return out;
+}
+
+py::object Interpreter::get_iter(py::handle value) {
+  if (graphs_.is_tensor(value)) return steal_or_throw(PyObject_GetIter(unbind(value).ptr()));
+  return steal_or_throw(PyObject_GetIter(value.ptr()));
+}
+
+py::object Interpreter::binary_op(int op, py::handle a, py::handle b) {
+  py::object result = steal_or_throw(apply_binary(op, a.ptr(), b.ptr()));
+  if (graphs_.is_tensor(result) && (graphs_.is_tensor(a) || graphs_.is_tensor(b))) {
+    const char* name = op < 13 ? kBinaryNames[op] : kInplaceNames[op - 13];
+    graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
+  }
+  return result;
+}
+
+py::object Interpreter::compare_op(int op, py::handle a, py::handle b) {
+  if (op < 0 || op > 5) raise(PyExc_SystemError, "bad COMPARE_OP argument");
+  py::object result = steal_or_throw(PyObject_RichCompare(a.ptr(), b.ptr(), op));
+  if (graphs_.is_tensor(result))
+    graphs_.record("call_function", operator_.attr(kCompareNames[op]), py::make_tuple(a, b), py::dict(), result);
+  return result;
+}
+
+static bool has_mask(const GraphBuilder& g, py::handle index, py::handle bool_dtype, py::handle uint8) {
+  if (g.is_tensor(index)) {
+    py::object dt = index.attr("dtype");
+    return dt.ptr() == bool_dtype.ptr() || dt.ptr() == uint8.ptr();
+  }
+  if (PyTuple_Check(index.ptr()) || PyList_Check(index.ptr())) {
+    for (auto i : index)
+      if (has_mask(g, i, bool_dtype, uint8)) return true;
+  }
+  return false;
+}
+
+static bool has_tensor_slice_bound(const GraphBuilder& g, py::handle index) {
+  if (PySlice_Check(index.ptr()))
+    return g.is_tensor(index.attr("start")) || g.is_tensor(index.attr("stop")) || g.is_tensor(index.attr("step"));
+  if (PyTuple_Check(index.ptr())) {
+    for (auto i : index)
+      if (has_tensor_slice_bound(g, i)) return true;
+  }
+  return false;
+}
+
+py::object Interpreter::subscript(py::handle obj, py::handle index) {
+  if (graphs_.is_tensor(obj)) {
+    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graph_break({"boolean mask indexing: the result's size depends on tensor data", "FX301", "GB0036"});
+      py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+      graphs_.mark_external(r);
+      return r;
+    }
+    if (has_tensor_slice_bound(graphs_, index)) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graph_break({"a tensor used as a slice bound must become a Python int", "FX102", "GB0033"});
+      py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+      graphs_.mark_external(r);
+      return r;
+    }
+    py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+    graphs_.record("call_function", operator_.attr("getitem"), py::make_tuple(obj, index), py::dict(), r);
+    return r;
+  }
+  if (graphs_.is_tensor(index) && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
+    graph_break({"a tensor used as a list index must become a Python int", "FX102", "GB0105"});
+  }
+  return steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+}
+
+void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle value) {
+  if (graphs_.is_tensor(obj)) {
+    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
+      graphs_.escape(obj);
+      graphs_.escape(index);
+      graphs_.escape(value);
+      graph_break({"boolean mask assignment: indexing by a mask has a data-dependent size", "FX302", "GB0036"});
+      if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+      graphs_.mark_external(obj);  // changed outside any graph: the next graph takes it as an input
+      return;
+    }
+    if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+    graphs_.record("call_function", operator_.attr("setitem"), py::make_tuple(obj, index, value), py::dict(),
+                   py::none());
+    return;
+  }
+  if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
+  if (!created_here(obj) && (PyList_Check(obj.ptr()) || PyDict_Check(obj.ptr()))) {
+    side_effect("container", std::string(py::str(py::type::of(obj).attr("__name__"))) + "[" +
+                                 std::string(py::repr(index)) + "]",
+                value, "FX204", "FX404");
+  }
+}
+
+void Interpreter::load_attr(Frame& f, py::handle obj, py::handle name) {
+  py::object value = steal_or_throw(PyObject_GetAttr(obj.ptr(), name.ptr()));
+  if (graphs_.is_tensor(obj) && graphs_.is_tensor(value)) {
+    graphs_.record("call_function", getattr_, py::make_tuple(obj, name), py::dict(), value);
+  } else if (PyObject_IsInstance(obj.ptr(), module_cls_.ptr()) == 1 && (value.is_none() || is_plain_data(value)) &&
+             !PyTuple_Check(value.ptr())) {
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard(source_of(obj) + "." + std::string(py::str(name)), "CONSTANT_MATCH", text);
+  } else if (PyModule_Check(obj.ptr()) && is_plain_data(value)) {
+    // A module-level value read as `mod.NAME`: guarded and baked in, like a global.
+    std::string qual = std::string(py::str(obj.attr("__name__"))) + "." + std::string(py::str(name));
+    std::string text = py::repr(value);
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    records_.add_guard("G['" + qual + "']", "CONSTANT_MATCH", text);
+    records_.add_specialization(qual, value, user_stack());
+  }
+  f.stack.push_back(std::move(value));
+}
+
+void Interpreter::store_attr(py::handle obj, py::handle name, py::handle value) {
+  if (PyObject_SetAttr(obj.ptr(), name.ptr(), value.ptr()) < 0) throw py::error_already_set();
+  if (!created_here(obj)) side_effect("attribute", source_of(obj) + "." + std::string(py::str(name)), value, "FX203", "FX403");
+}
+
+}  // namespace fxcap
