@@ -103,7 +103,27 @@ class Walker final : public WalkContext {
   const FileModel& file() const override { return file_; }
   const FunctionInfo& function() const override { return fn_; }
 
+  // Names and literals are answered from the environment directly: not worth a cache entry.
+  static bool is_cheap(Node e) {
+    switch (e.kind()) {
+      case NodeKind::Identifier: case NodeKind::Integer: case NodeKind::Float: case NodeKind::True:
+      case NodeKind::False: case NodeKind::None: case NodeKind::String:
+        return true;
+      default:
+        return false;
+    }
+  }
+
   Value value_of(Node expr) const override {
+    switch (expr.kind()) {
+      case NodeKind::Identifier: return lookup(expr);
+      case NodeKind::None: return Value::of(ValueKind::None);
+      case NodeKind::Integer: case NodeKind::Float: case NodeKind::True: case NodeKind::False:
+      case NodeKind::String:
+        return Value::of(ValueKind::Static);
+      default:
+        break;
+    }
     auto it = cache_.find(expr.raw().id);
     if (it != cache_.end()) return it->second;
     return const_cast<Walker*>(this)->infer_quiet(expr);
@@ -931,7 +951,7 @@ class Walker final : public WalkContext {
   Value eval(Node e, bool test = false) {
     if (!e || !e.is_named()) return Value::unknown();
     Value v = eval_uncached(e, test);
-    cache_[e.raw().id] = v;
+    if (!is_cheap(e)) cache_[e.raw().id] = v;
     return v;
   }
 
