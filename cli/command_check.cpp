@@ -1,5 +1,8 @@
 // `fxlint check [PATH ...]`: lint files and report diagnostics.
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <ostream>
 
 #include "cli/arg_parser.h"
@@ -7,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/lint_run.h"
 #include "cli/output/output_format.h"
+#include "cli/show_settings.h"
 
 namespace fxlint::cli {
 
@@ -19,14 +23,19 @@ constexpr OptionSpec kOptions[] = {
     {"--extend-select", "", "CODES", "Rules to enable in addition to those selected"},
     {"--ignore", "", "CODES", "Rules to disable"},
     {"--output-format", "", "FORMAT", "full (default), concise, json, sarif or github"},
+    {"--output-file", "-o", "FILE", "Write the report to FILE instead of standard output"},
     {"--statistics", "", "", "Show the number of diagnostics per rule instead of the diagnostics"},
     {"--show-fixes", "", "", "Show the lines each available fix would change"},
     {"--stdin-filename", "", "NAME", "Read the source from standard input; NAME places it for config and output"},
     {"--exit-zero", "", "", "Exit with status 0 even when diagnostics are found"},
+    {"--quiet", "-q", "", "Print the diagnostics only: no summary, no warnings"},
+    {"--silent", "-s", "", "Print nothing; the exit status still tells"},
     {"--config", "", "FILE", "Use this config file instead of searching for one"},
     {"--force-exclude", "", "", "Apply exclude settings to paths named on the command line too"},
     {"--no-respect-gitignore", "", "", "Lint files that .gitignore files exclude"},
     {"--no-cache", "", "", "Do not read or write a cache (fxlint keeps none yet)"},
+    {"--show-files", "", "", "List the files that would be linted, and stop"},
+    {"--show-settings", "", "", "Print the settings the first file would be linted with, and stop"},
     {"--jobs", "-j", "N", "Threads to use; 0 (default) uses every core"},
     {"--help", "-h", "", "Print this help"},
 };
@@ -121,21 +130,48 @@ int run_check(std::span<const std::string> argv, Io& io) {
     request.paths.clear();
   }
 
+  if (args.has("--show-files")) return show_files(request, io.cwd, io.out, io.err);
+  if (args.has("--show-settings")) return show_settings(request, io.cwd, io.out, io.err);
+
+  std::optional<std::string> output_file = args.last("--output-file");
+  if (output_file && output_file->empty()) throw UsageError("'--output-file' needs a file name");
+
   LintOutcome outcome = run_lint(request, io.in, io.cwd);
-  if (outcome.files.empty() && !request.stdin_filename) {
+  bool found = false;
+  for (const FileResult& f : outcome.files) found = found || !f.diagnostics.empty();
+  int status = found && !args.has("--exit-zero") ? 1 : 0;
+  if (args.has("--silent") && !output_file) return status;
+  bool quiet = args.has("--quiet");
+  if (outcome.files.empty() && !request.stdin_filename && !quiet) {
     io.err << "warning: no Python files found under the given path(s)\n";
   }
+  std::ofstream file;
+  if (output_file) {
+    std::filesystem::path path = normalize_path(*output_file, io.cwd);
+    file.open(path, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      io.err << "error: cannot write the report to " << *output_file << ": " << std::strerror(errno) << '\n';
+      return 2;
+    }
+  }
+  std::ostream& out = output_file ? static_cast<std::ostream&>(file) : io.out;
   if (args.has("--statistics")) {
-    write_statistics(format, outcome.files, io.out);
+    write_statistics(format, outcome.files, out);
   } else {
     OutputOptions options;
     options.show_fixes = args.has("--show-fixes");
-    options.color = use_color(io.out_is_terminal);
-    write_diagnostics(format, outcome.files, options, io.out);
+    options.color = !output_file && use_color(io.out_is_terminal);
+    options.summary = !quiet;
+    write_diagnostics(format, outcome.files, options, out);
   }
-  bool found = false;
-  for (const FileResult& f : outcome.files) found = found || !f.diagnostics.empty();
-  return found && !args.has("--exit-zero") ? 1 : 0;
+  if (output_file) {
+    file.close();
+    if (!file) {
+      io.err << "error: cannot write the report to " << *output_file << '\n';
+      return 2;
+    }
+  }
+  return status;
 }
 
 }  // namespace fxlint::cli

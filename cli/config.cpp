@@ -7,7 +7,7 @@ const std::vector<std::string>& default_excludes() {
       ".bzr",     ".direnv",      ".eggs",          ".git",      ".git-rewrite", ".hg",
       ".ipynb_checkpoints", ".mypy_cache", ".nox",  ".pants.d",  ".pyenv",       ".pytest_cache",
       ".pytype",  ".ruff_cache",  ".svn",           ".tox",      ".venv",        ".vscode",
-      "__pypackages__", "_build", "buck-out",       "build",     "dist",         "node_modules",
+      "__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules",
       "site-packages",  "venv",
   };
   return names;

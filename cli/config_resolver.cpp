@@ -26,7 +26,6 @@ ConfigResolver::ConfigResolver(std::filesystem::path cwd, std::optional<std::fil
 const Config& ConfigResolver::for_directory(const std::filesystem::path& dir) {
   if (forced_) return *forced_;
   if (const Config* c = find(dir)) return *c;
-  fallback_used_ = true;
   return fallback_;
 }
 
@@ -43,14 +42,6 @@ const Config* ConfigResolver::find(const std::filesystem::path& dir) {
   }
   by_directory_[dir] = found;
   return found;
-}
-
-std::vector<const Config*> ConfigResolver::used() const {
-  std::vector<const Config*> out;
-  if (forced_) out.push_back(forced_.get());
-  for (const auto& [file, config] : loaded_) out.push_back(config.get());
-  if (fallback_used_) out.push_back(&fallback_);
-  return out;
 }
 
 }  // namespace fxlint::cli

@@ -7,7 +7,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "cli/config.h"
 
@@ -23,15 +22,11 @@ class ConfigResolver {
   const Config& for_directory(const std::filesystem::path& dir);
   const Config& for_file(const std::filesystem::path& file) { return for_directory(file.parent_path()); }
 
-  // Every config handed out so far (the fallback included once used).
-  std::vector<const Config*> used() const;
-
  private:
   const Config* find(const std::filesystem::path& dir);
 
   std::unique_ptr<Config> forced_;
   Config fallback_;
-  bool fallback_used_ = false;
   std::map<std::filesystem::path, std::unique_ptr<Config>> loaded_;  // by file
   std::map<std::filesystem::path, const Config*> by_directory_;
 };

@@ -1,8 +1,6 @@
 #include "cli/file_discovery.h"
 
 #include <algorithm>
-#include <cstring>
-#include <set>
 
 #include "cli/gitignore.h"
 

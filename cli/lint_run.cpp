@@ -21,25 +21,6 @@ Diagnostic file_problem(std::string message, TextRange range = {}) {
   return {"FX900", std::move(message), range, Severity::Error, std::nullopt};
 }
 
-struct Settings {
-  Target target;
-  Scope scope;
-  RuleSet rules;
-};
-
-Settings settings_for(const LintRequest& request, const Config& config, const fs::path& file) {
-  Settings s;
-  s.target = request.target.value_or(config.target.value_or(Target::Fx2Onnx));
-  s.scope = request.scope.value_or(config.scope.value_or(Scope::Reachable));
-  RuleSelection from_config{config.select, config.extend_select, config.ignore};
-  RuleSelection layers[] = {from_config, request.selection};
-  s.rules = resolve_rules(s.target, layers);
-  for (const PerFileIgnore& p : config.per_file_ignores) {
-    if (p.pattern.matches(file)) s.rules = without_rules(s.rules, p.selectors);
-  }
-  return s;
-}
-
 void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
   for (const std::string& s : from) {
     if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
@@ -51,6 +32,19 @@ bool reads_stdin(const LintRequest& request) {
 }
 
 }  // namespace
+
+FileSettings file_settings(const LintRequest& request, const Config& config, const fs::path& file) {
+  FileSettings s;
+  s.target = request.target.value_or(config.target.value_or(Target::Fx2Onnx));
+  s.scope = request.scope.value_or(config.scope.value_or(Scope::Reachable));
+  RuleSelection from_config{config.select, config.extend_select, config.ignore};
+  RuleSelection layers[] = {from_config, request.selection};
+  s.rules = resolve_rules(s.target, layers);
+  for (const PerFileIgnore& p : config.per_file_ignores) {
+    if (p.pattern.matches(file)) s.rules = without_rules(s.rules, p.selectors);
+  }
+  return s;
+}
 
 std::string display_path(const fs::path& path, const fs::path& cwd) {
   fs::path rel = path.lexically_relative(cwd);
@@ -115,7 +109,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
       continue;
     }
     const Config& config = configs.for_file(source.path);
-    Settings settings = settings_for(request, config, source.path);
+    FileSettings settings = file_settings(request, config, source.path);
     Group& group = groups[{settings.scope, config.torch_version.value_or("")}];
     group.configs.insert(&config);
     group.result_index.push_back(outcome.files.size());

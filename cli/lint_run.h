@@ -39,6 +39,15 @@ struct LintOutcome {
   size_t files_checked = 0;
 };
 
+// What applies to one file: the request's overrides over its config.
+struct FileSettings {
+  Target target = Target::Fx2Onnx;
+  Scope scope = Scope::Reachable;
+  RuleSet rules;  // after select / extend-select / ignore layers and per-file-ignores
+};
+FileSettings file_settings(const LintRequest& request, const Config& config,
+                           const std::filesystem::path& file);
+
 // Throws ConfigError for broken config. `cwd` anchors relative paths.
 LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream,
                      const std::filesystem::path& cwd);

@@ -1,5 +1,7 @@
 #include "cli/toml_reader.h"
 
+#include <algorithm>
+
 #include "cli/cli_error.h"
 
 namespace fxlint::cli {
@@ -15,6 +17,35 @@ std::string quoted_list(std::initializer_list<std::string_view> items) {
     out += '"';
   }
   return out;
+}
+
+// Edit distance, for "did you mean" hints on misspelled keys.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string did_you_mean(std::string_view value, std::initializer_list<std::string_view> allowed) {
+  std::string_view best;
+  size_t best_distance = 3;  // farther than two edits is not a typo
+  for (std::string_view a : allowed) {
+    size_t d = edit_distance(value, a);
+    if (d < best_distance) {
+      best = a;
+      best_distance = d;
+    }
+  }
+  return best.empty() ? "" : "did you mean \"" + std::string(best) + "\"? ";
 }
 
 }  // namespace
@@ -59,7 +90,9 @@ void TomlReader::reject_unknown_keys(std::initializer_list<std::string_view> all
   for (auto&& [k, v] : table_) {
     bool known = false;
     for (std::string_view a : allowed) known = known || k.str() == a;
-    if (!known) fail(&v, k.str(), "unknown key; allowed keys: " + quoted_list(allowed));
+    if (!known) {
+      fail(&v, k.str(), "unknown key; " + did_you_mean(k.str(), allowed) + "allowed keys: " + quoted_list(allowed));
+    }
   }
 }
 
@@ -77,7 +110,9 @@ std::optional<std::string> TomlReader::choice(std::string_view key,
   for (std::string_view a : allowed) {
     if (*value == a) return value;
   }
-  fail(get(key), key, "\"" + *value + "\" is not allowed; expected one of " + quoted_list(allowed));
+  fail(get(key), key,
+       "\"" + *value + "\" is not allowed; " + did_you_mean(*value, allowed) + "expected one of " +
+           quoted_list(allowed));
 }
 
 std::optional<int64_t> TomlReader::integer(std::string_view key) const {

@@ -64,6 +64,16 @@ std::vector<std::string_view> split_lines(std::string_view s) {
   return out;
 }
 
+// Very long lines (minified or generated code) are cut to a window around the span.
+constexpr uint32_t kMaxShown = 400;
+constexpr uint32_t kContext = 60;
+
+// Moves `offset` back to the start of a UTF-8 character.
+uint32_t char_start(std::string_view s, uint32_t offset) {
+  while (offset > 0 && offset < s.size() && is_continuation(s[offset])) --offset;
+  return offset;
+}
+
 void write_snippet(const LineIndex& lines, const Diagnostic& d, const Style& style, std::ostream& out) {
   uint32_t line = lines.line_of(d.range.start);
   std::string number = std::to_string(line + 1);
@@ -74,11 +84,25 @@ void write_snippet(const LineIndex& lines, const Diagnostic& d, const Style& sty
   uint32_t to = std::min<uint32_t>(d.range.end > line_start ? d.range.end - line_start : 0,
                                    static_cast<uint32_t>(source.size()));
   if (to < from) to = from;
-  size_t indent = width(source.substr(0, from));
+  std::string prefix;
+  std::string suffix;
+  if (source.size() > kMaxShown) {
+    uint32_t begin = char_start(source, from > kContext ? from - kContext : 0);
+    uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(source.size()),
+                                      std::min(to, from + kMaxShown) + kContext);
+    end = char_start(source, end);
+    if (begin > 0) prefix = "...";
+    if (end < source.size()) suffix = "...";
+    to = std::min(to, end);
+    source = source.substr(begin, end - begin);
+    from -= begin;
+    to -= begin;
+  }
+  size_t indent = prefix.size() + width(source.substr(0, from));
   size_t carets = std::max<size_t>(1, width(source.substr(from, to - from)));
   std::string bar = style.gutter(gutter + "|");
   out << bar << '\n';
-  out << style.gutter(number + " |") << ' ' << expand_tabs(source) << '\n';
+  out << style.gutter(number + " |") << ' ' << prefix << expand_tabs(source) << suffix << '\n';
   out << bar << ' ' << std::string(indent, ' ')
       << style.severity(d.severity, std::string(carets, '^') + " " + d.code + " " + severity_name(d.severity))
       << '\n';

@@ -16,11 +16,11 @@ void write_diagnostics(OutputFormat format, std::span<const FileResult> files,
   switch (format) {
     case OutputFormat::Full:
       write_full(files, options, out);
-      write_summary(files, out);
+      if (options.summary) write_summary(files, out);
       break;
     case OutputFormat::Concise:
       write_concise(files, options, out);
-      write_summary(files, out);
+      if (options.summary) write_summary(files, out);
       break;
     case OutputFormat::Json: write_json(files, out); break;
     case OutputFormat::Sarif: write_sarif(files, out); break;

@@ -17,6 +17,7 @@ std::optional<OutputFormat> parse_output_format(std::string_view name);
 struct OutputOptions {
   bool show_fixes = false;  // full: show each fix's edits as removed / added lines
   bool color = false;       // full, concise: ANSI colors (for a terminal)
+  bool summary = true;      // full, concise: end with "Found N errors." / "All checks passed!"
 };
 
 void write_full(std::span<const FileResult> files, const OutputOptions& options, std::ostream& out);

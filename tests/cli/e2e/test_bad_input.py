@@ -2,10 +2,11 @@
 import json
 import os
 import shutil
+import subprocess
 
 import pytest
 
-from conftest import MODEL
+from conftest import MODEL, fxlint_binary
 
 
 def by_file(result):
@@ -58,7 +59,11 @@ def drop_privileges():
     setpriv = shutil.which("setpriv")
     if not setpriv:
         pytest.skip("running as root without setpriv: cannot make a file unreadable")
-    return (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
+    prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
+    probe = subprocess.run([*prefix, fxlint_binary(), "--version"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("the fxlint binary is not reachable by an unprivileged user here")
+    return prefix
 
 
 def test_unreadable_file_and_directory(project):

@@ -92,3 +92,16 @@ def test_statistics(project):
     assert lines[-1] == "Found 3 errors."
     stats = json.loads(project.run("check", "--statistics", "--output-format", "json").stdout)
     assert {k: stats[0][k] for k in ("code", "name", "count")} == {"code": "FX101", "name": "tensor-item", "count": 2}
+
+
+def test_quiet_and_silent(project):
+    project.write("model.py", MODEL)
+    quiet = project.run("check", "--quiet", "--output-format", "concise")
+    assert quiet.returncode == 1
+    assert quiet.stdout.splitlines() == [quiet.stdout.splitlines()[0]]
+    assert quiet.stdout.startswith("model.py:6:16: FX101")
+    silent = project.run("check", "-s")
+    assert silent.returncode == 1
+    assert silent.stdout == "" and silent.stderr == ""
+    project.write("model.py", "x = 1\n")
+    assert project.run("check", "-q").stdout == ""

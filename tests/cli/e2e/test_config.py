@@ -148,3 +148,25 @@ def test_scope_all_from_config_or_command_line(project):
     project.write("fxlint.toml", 'scope = "all"\n')
     assert project.run("check").returncode == 1
     assert project.run("check", "--scope", "reachable").returncode == 0
+
+
+def test_show_settings_and_show_files(project):
+    project.write("pyproject.toml", '[tool.fxlint]\ntarget = "dynamo"\nextend-exclude = ["skip"]\n'
+                  '[tool.fxlint.per-file-ignores]\n"tests/*" = ["FX1"]\n')
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/model.py", MODEL)
+    project.write("skip/x.py", MODEL)
+    files = project.run("check", "--show-files")
+    assert files.returncode == 0
+    assert files.stdout.splitlines() == ["pkg/__init__.py", "pkg/model.py"]
+    settings = project.run("check", "--show-settings", "--ignore", "FX501", "pkg/model.py")
+    assert settings.returncode == 0
+    lines = settings.stdout.splitlines()
+    assert lines[0] == "Resolved settings for: pkg/model.py"
+    assert lines[1] == f"Config file: {project.root / 'pyproject.toml'}"
+    assert lines[2] == 'Module name: "pkg.model"'
+    assert 'target = "dynamo"' in lines
+    rules = next(l for l in lines if l.startswith("rules = "))
+    assert '"FX101"' in rules and '"FX104"' not in rules and '"FX501"' not in rules
+    assert 'extend-exclude = ["skip"]' in lines
+    assert 'per-file-ignores = {"tests/*" = ["FX1"]}' in lines

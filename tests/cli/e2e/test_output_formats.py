@@ -85,3 +85,16 @@ def test_color_only_when_asked_or_on_a_terminal(project):
     assert "\x1b[1;31mFX101\x1b[0m" in colored.stdout
     assert "\x1b[" not in project.run("check", env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
     assert "\x1b[" not in project.run("check", "--output-format", "json", env={"FORCE_COLOR": "1"}).stdout
+
+
+def test_output_file(project):
+    make(project)
+    result = project.run("check", "--output-format", "sarif", "-o", "report/fxlint.sarif")
+    assert result.returncode == 2  # the directory does not exist
+    assert "cannot write the report to report/fxlint.sarif" in result.stderr
+    (project.root / "report").mkdir()
+    result = project.run("check", "--output-format", "sarif", "--output-file", "report/fxlint.sarif")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    sarif = json.loads((project.root / "report" / "fxlint.sarif").read_text())
+    assert len(sarif["runs"][0]["results"]) == 2

@@ -97,7 +97,9 @@ TEST_CASE("broken config names the file, the key and what is allowed") {
   CHECK_THAT(e, Contains("\"fx2onnx\", \"dynamo\", \"export\""));
 
   e = error_of("fxlint.toml", "selct = [\"FX1\"]\n");
-  CHECK_THAT(e, Contains("fxlint.toml:1:9: `selct`: unknown key; allowed keys: \"target\""));
+  CHECK_THAT(e, Contains("fxlint.toml:1:9: `selct`: unknown key; did you mean \"select\"? allowed keys: \"target\""));
+  CHECK_THAT(error_of("fxlint.toml", "unrelated = 1\n"), Contains("unknown key; allowed keys:"));
+  CHECK_THAT(error_of("fxlint.toml", "target = \"dynamic\"\n"), Contains("did you mean \"dynamo\"?"));
 
   e = error_of("fxlint.toml", "select = [\"FX999\"]\n");
   CHECK_THAT(e, Contains("`select`: unknown rule selector \"FX999\""));

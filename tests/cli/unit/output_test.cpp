@@ -147,3 +147,23 @@ TEST_CASE("summary wording") {
 TEST_CASE("file URIs are percent-encoded") {
   CHECK(file_uri("/a b/c#d.py") == "file:///a%20b/c%23d.py");
 }
+
+TEST_CASE("full output cuts very long lines to a window around the span") {
+  FileResult f;
+  f.path = "/p/min.py";
+  f.display_path = "min.py";
+  f.text = "y = [" + std::string(2000, '1') + ", x.item(), " + std::string(2000, '2') + "]\n";
+  uint32_t at = offset_of(f.text, "x.item()");
+  f.diagnostics.push_back({"FX101", "m", {at, at + 8}, Severity::Error, std::nullopt});
+  std::ostringstream out;
+  write_full(std::span<const FileResult>(&f, 1), {}, out);
+  std::vector<std::string> lines;
+  std::istringstream in(out.str());
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  REQUIRE(lines.size() >= 4);
+  CHECK(lines[2].size() < 200);
+  CHECK(lines[2].starts_with("1 | ..."));
+  CHECK(lines[2].ends_with("..."));
+  size_t caret = lines[3].find('^');
+  CHECK(lines[2].substr(caret, 8) == "x.item()");
+}
