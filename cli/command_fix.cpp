@@ -165,14 +165,8 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
       continue;
     }
     const Config& config = configs.for_file(source.path);
-    Target target = request.target.value_or(config.target.value_or(Target::Fx2Onnx));
-    Scope scope = request.scope.value_or(config.scope.value_or(Scope::Reachable));
-    RuleSelection from_config{config.select, config.extend_select, config.ignore};
-    RuleSelection layers[] = {from_config, request.selection};
-    RuleSet rules = resolve_rules(target, layers);
-    for (const PerFileIgnore& p : config.per_file_ignores) {
-      if (p.pattern.matches(source.path)) rules = without_rules(rules, p.selectors);
-    }
+    FileSettings settings = file_settings(request, config, source.path);
+    Scope scope = settings.scope;
     std::string torch_version = config.torch_version.value_or(CheckOptions{}.torch_version);
 
     auto [it, fresh] = group_of.try_emplace({scope, torch_version}, plan.groups.size());
@@ -188,7 +182,7 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
     append_unique(group.options.compile_functions, config.compile_functions);
     append_unique(group.options.compile_decorators, config.compile_decorators);
     group.file_index.push_back(plan.files.size());
-    group.inputs.push_back({shown, modules.name_of(source.path), "", rules, target});
+    group.inputs.push_back({shown, modules.name_of(source.path), "", settings.rules, settings.target});
     plan.files.push_back({source.path, shown, std::move(encoded), it->second});
   }
   return plan;
