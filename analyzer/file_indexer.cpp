@@ -88,6 +88,7 @@ class Indexer {
   }
 
   void visit_children(Node n, const Ctx& ctx) {
+    if (n.child_count() == 0) return;  // a token: no cursor walk needed
     if (n.is(NodeKind::Block)) check_indentation(n);
     Ctx inner = ctx;
     inner.top_level = false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/import_map.h"
+#include "analyzer/string_map.h"
 #include "analyzer/syntax_tree.h"
 #include "analyzer/value.h"
 
@@ -41,11 +42,11 @@ struct FunctionInfo {
   bool disabled = false;  // @torch.compiler.disable, @torch.jit.script, ...
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches
-  std::unordered_set<std::string> locals;     // names bound in this scope
-  std::unordered_set<std::string> globals;    // declared `global`
-  std::unordered_set<std::string> nonlocals;  // declared `nonlocal`
-  std::unordered_map<std::string, int> nested;  // nested def name -> function
-  std::unordered_map<std::string, Value> first_values;  // what a local's first binding holds
+  StringSet locals;     // names bound in this scope
+  StringSet globals;    // declared `global`
+  StringSet nonlocals;  // declared `nonlocal`
+  StringMap<int> nested;  // nested def name -> function
+  StringMap<Value> first_values;  // what a local's first binding holds
 };
 
 struct ClassInfo {
@@ -54,11 +55,11 @@ struct ClassInfo {
   std::string qualname;
   int parent_function = -1;
   std::vector<std::string> bases;  // dotted, as written
-  std::unordered_map<std::string, int> methods;
+  StringMap<int> methods;
   // `self.<attr>` assigned in any method, with what is known of the value.
-  std::unordered_map<std::string, Value> attributes;
+  StringMap<Value> attributes;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
-  std::unordered_map<std::string, std::string> attribute_classes;
+  StringMap<std::string> attribute_classes;
   // Classes constructed in this class's methods (sub-modules), dotted as written.
   std::vector<std::string> constructed;
 };
@@ -94,11 +95,11 @@ struct FileModel {
   ImportMap imports;
   std::vector<FunctionInfo> functions;
   std::vector<ClassInfo> classes;
-  std::unordered_map<std::string, int> top_functions;
-  std::unordered_map<std::string, int> top_classes;
-  std::unordered_map<std::string, GlobalFacts> globals;
+  StringMap<int> top_functions;
+  StringMap<int> top_classes;
+  StringMap<GlobalFacts> globals;
   // Local instance bindings `name = Cls(...)`: name -> dotted class (module level and in functions).
-  std::unordered_map<std::string, std::string> instances;
+  StringMap<std::string> instances;
   std::vector<CompileSeed> compile_seeds;
   std::vector<TextRange> comments;
   // Module-level names of other modules this file rebinds: "pkg.stats.SCALE" for `stats.SCALE = 2`.

@@ -1,6 +1,8 @@
 #include "analyzer/function_walker.h"
 
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analyzer/torch_api.h"
 
@@ -8,7 +10,58 @@ namespace fxlint {
 
 namespace {
 
-using Env = std::unordered_map<std::string, Value>;
+// Local names of one walk, numbered in order of first binding. Environments
+// are copied and joined at every branch, so they are flat vectors indexed by
+// these numbers rather than maps keyed by strings. The views point into the
+// walked file's source.
+class NameSlots {
+ public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t intern(std::string_view name) { return ids_.try_emplace(name, ids_.size()).first->second; }
+  size_t find(std::string_view name) const {
+    auto it = ids_.find(name);
+    return it == ids_.end() ? kNone : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string_view, size_t> ids_;
+};
+
+// What each local name holds at one program point; unbound names have no value.
+class Env {
+ public:
+  const Value* find(size_t slot) const {
+    return slot < slots_.size() && slots_[slot].bound ? &slots_[slot].value : nullptr;
+  }
+  Value* find(size_t slot) { return slot < slots_.size() && slots_[slot].bound ? &slots_[slot].value : nullptr; }
+  void set(size_t slot, const Value& v) {
+    if (slot >= slots_.size()) slots_.resize(slot + 1);
+    slots_[slot] = {v, true};
+  }
+
+  // Names bound on both paths join; a name bound on one path only is unknown.
+  friend Env join_envs(const Env& a, const Env& b) {
+    Env out;
+    out.slots_.resize(std::max(a.slots_.size(), b.slots_.size()));
+    for (size_t i = 0; i < out.slots_.size(); ++i) {
+      const Value* x = a.find(i);
+      const Value* y = b.find(i);
+      if (x && y) out.slots_[i] = {join(*x, *y), true};
+      else if (x || y) out.slots_[i] = {Value::unknown(), true};
+    }
+    return out;
+  }
+
+ private:
+  struct Slot {
+    Value value;
+    bool bound = false;
+  };
+  std::vector<Slot> slots_;
+};
+
+// Most scopes declare no `global`/`nonlocal`: skip hashing the name for those.
+bool contains(const StringSet& set, std::string_view name) { return !set.empty() && set.count(name) > 0; }
 
 bool is_terminator(Node stmt) {
   switch (stmt.kind()) {
@@ -25,21 +78,51 @@ bool is_terminator(Node stmt) {
 }
 
 bool block_terminates(Node block) {
-  std::vector<Node> stmts = block.children();
-  return !stmts.empty() && is_terminator(stmts.back());
+  Node last;
+  for (Node s : NamedChildren(block)) last = s;
+  return last && is_terminator(last);
 }
 
-Env join_envs(const Env& a, const Env& b) {
-  Env out;
-  for (const auto& [name, v] : a) {
-    auto it = b.find(name);
-    out[name] = it == b.end() ? Value::unknown() : join(v, it->second);
+// Value of each expression walked so far, by tree-sitter node id. Every
+// expression the walk visits is stored, so this is an open-addressing table
+// rather than a node-based map.
+class ValueCache {
+ public:
+  const Value* find(const void* id) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = index(id);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i].id == id) return &slots_[i].value;
+      if (!slots_[i].id) return nullptr;
+    }
   }
-  for (const auto& [name, v] : b) {
-    if (!a.count(name)) out[name] = Value::unknown();
+  void set(const void* id, const Value& v) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    size_t i = index(id);
+    while (slots_[i].id && slots_[i].id != id) i = (i + 1) & (slots_.size() - 1);
+    if (!slots_[i].id) ++size_;
+    slots_[i] = {id, v};
   }
-  return out;
-}
+
+ private:
+  struct Slot {
+    const void* id = nullptr;
+    Value value;
+  };
+  size_t index(const void* id) const {
+    auto h = reinterpret_cast<uintptr_t>(id) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(h >> 32) & (slots_.size() - 1);
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    size_ = 0;
+    for (const Slot& s : old) {
+      if (s.id) set(s.id, s.value);
+    }
+  }
+  std::vector<Slot> slots_;  // size is a power of two
+  size_t size_ = 0;
+};
 
 Value element_of(const Value& v) {
   switch (v.kind) {
@@ -124,8 +207,7 @@ class Walker final : public WalkContext {
       default:
         break;
     }
-    auto it = cache_.find(expr.raw().id);
-    if (it != cache_.end()) return it->second;
+    if (const Value* cached = cache_.find(expr.raw().id)) return *cached;
     return const_cast<Walker*>(this)->infer_quiet(expr);
   }
 
@@ -162,19 +244,18 @@ class Walker final : public WalkContext {
   }
 
   NameScope scope_of(std::string_view name) const override {
-    std::string n(name);
-    if (fn_.globals.count(n)) return NameScope::Global;
-    if (fn_.nonlocals.count(n)) return NameScope::Enclosing;
-    if (fn_.locals.count(n) || env_.count(n)) return NameScope::Local;
+    if (contains(fn_.globals, name)) return NameScope::Global;
+    if (contains(fn_.nonlocals, name)) return NameScope::Enclosing;
+    if (fn_.locals.count(name) || local(name)) return NameScope::Local;
     for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
-      if (file_.functions[static_cast<size_t>(p)].locals.count(n)) return NameScope::Enclosing;
+      if (file_.functions[static_cast<size_t>(p)].locals.count(name)) return NameScope::Enclosing;
     }
-    if (file_.globals.count(n) || file_.imports.find(name)) return NameScope::Global;
+    if (file_.globals.count(name) || file_.imports.find(name)) return NameScope::Global;
     return NameScope::Builtin;
   }
 
-  bool declared_global(std::string_view name) const override { return fn_.globals.count(std::string(name)) > 0; }
-  bool declared_nonlocal(std::string_view name) const override { return fn_.nonlocals.count(std::string(name)) > 0; }
+  bool declared_global(std::string_view name) const override { return contains(fn_.globals, name); }
+  bool declared_nonlocal(std::string_view name) const override { return contains(fn_.nonlocals, name); }
   bool is_mutable_global(std::string_view name) const override {
     return project_.is_mutable_global(file_index_, name);
   }
@@ -187,7 +268,7 @@ class Walker final : public WalkContext {
     return !q.empty() && project_.is_mutable_module_global(q);
   }
   const GlobalFacts* global_facts(std::string_view name) const override {
-    auto it = file_.globals.find(std::string(name));
+    auto it = file_.globals.find(name);
     return it == file_.globals.end() ? nullptr : &it->second;
   }
   std::string_view self_name() const override { return self_; }
@@ -202,18 +283,20 @@ class Walker final : public WalkContext {
   }
   bool in_condition() const override { return condition_depth_ > 0; }
   Value enclosing_value(std::string_view name) const override {
-    std::string n(name);
     for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
       const FunctionInfo& f = file_.functions[static_cast<size_t>(p)];
-      auto it = f.first_values.find(n);
+      auto it = f.first_values.find(name);
       if (it != f.first_values.end()) return it->second;
-      if (f.locals.count(n)) return Value::unknown();
+      if (f.locals.count(name)) return Value::unknown();
     }
     return Value::unknown();
   }
-  bool assigned_locally(std::string_view name) const override { return assigned_.count(std::string(name)) > 0; }
+  bool assigned_locally(std::string_view name) const override { return assigned_.count(name) > 0; }
 
  private:
+  const Value* local(std::string_view name) const { return env_.find(names_->find(name)); }
+  void set_local(std::string_view name, const Value& v) { env_.set(names_->intern(name), v); }
+
   // --- parameters ------------------------------------------------------------
   void bind_parameters() {
     Node params = fn_.node.field("parameters");
@@ -241,11 +324,11 @@ class Walker final : public WalkContext {
         first = false;
         continue;
       }
-      std::string n(name.text(src_));
+      std::string_view n = name.text(src_);
       if (first && is_method) {
-        self_ = name.text(src_);
+        self_ = n;
         first = false;
-        env_[n] = Value::unknown();
+        set_local(n, Value::unknown());
         continue;
       }
       first = false;
@@ -280,7 +363,7 @@ class Walker final : public WalkContext {
           v = passed;
         }
       }
-      env_[n] = v;
+      set_local(n, v);
     }
   }
 
@@ -380,11 +463,11 @@ class Walker final : public WalkContext {
         break;
       case NodeKind::FunctionDefinition:
       case NodeKind::ClassDefinition:
-        if (Node name = s.field("name")) env_[std::string(name.text(src_))] = Value::unknown();
+        if (Node name = s.field("name")) set_local(name.text(src_), Value::unknown());
         break;
       case NodeKind::DecoratedDefinition:
         if (Node def = s.field("definition")) {
-          if (Node name = def.field("name")) env_[std::string(name.text(src_))] = Value::unknown();
+          if (Node name = def.field("name")) set_local(name.text(src_), Value::unknown());
         }
         break;
       case NodeKind::MatchStatement: {
@@ -460,18 +543,17 @@ class Walker final : public WalkContext {
       bool is = !is_not && text.find(" is ") != std::string_view::npos;
       if (!is && !is_not) return;
       bool not_none = is_not == truth;
-      std::string name(parts[0].text(src_));
-      auto it = env_.find(name);
-      if (it == env_.end()) return;
-      if (not_none && it->second.kind == ValueKind::OptionalTensor) it->second = Value::tensor();
-      if (!not_none) it->second = Value::of(ValueKind::None);
+      Value* v = env_.find(names_->find(parts[0].text(src_)));
+      if (!v) return;
+      if (not_none && v->kind == ValueKind::OptionalTensor) *v = Value::tensor();
+      if (!not_none) *v = Value::of(ValueKind::None);
       return;
     }
     if (cond.is(NodeKind::Call) && truth && resolve(cond.field("function")) == "builtins.isinstance") {
       Node args = cond.field("arguments");
       std::vector<Node> a = args ? args.children() : std::vector<Node>{};
       if (a.size() == 2 && a[0].is(NodeKind::Identifier) && resolve(a[1]) == "torch.Tensor") {
-        env_[std::string(a[0].text(src_))] = Value::tensor();
+        set_local(a[0].text(src_), Value::tensor());
       }
     }
   }
@@ -613,19 +695,19 @@ class Walker final : public WalkContext {
     }
     visitor_.on_store(t, value_node, statement, *this);
     if (t.is(NodeKind::Identifier)) {
-      std::string name(t.text(src_));
-      env_[name] = v;
+      std::string_view name = t.text(src_);
+      set_local(name, v);
       assigned_.insert(name);
     } else if (t.is(NodeKind::ListSplatPattern) || t.is(NodeKind::ListSplat)) {
       std::vector<Node> inner = t.children();
-      if (!inner.empty() && inner[0].is(NodeKind::Identifier)) env_[std::string(inner[0].text(src_))] = Value::unknown();
+      if (!inner.empty() && inner[0].is(NodeKind::Identifier)) set_local(inner[0].text(src_), Value::unknown());
     }
   }
 
   void bind(Node target, const Value& v) {
     Node t = target.unparenthesized();
     if (t.is(NodeKind::Identifier)) {
-      env_[std::string(t.text(src_))] = v;
+      set_local(t.text(src_), v);
       return;
     }
     for (Node c : NamedChildren(t)) {
@@ -663,7 +745,7 @@ class Walker final : public WalkContext {
     }
     visitor_.on_augmented(a, *this);
     if (left && left.unparenthesized().is(NodeKind::Identifier)) {
-      env_[std::string(left.unparenthesized().text(src_))] = combine(lv, rv, false, false);
+      set_local(left.unparenthesized().text(src_), combine(lv, rv, false, false));
     }
   }
 
@@ -687,9 +769,8 @@ class Walker final : public WalkContext {
   }
 
   Value lookup(Node id) const {
-    std::string name(id.text(src_));
-    auto it = env_.find(name);
-    if (it != env_.end()) return it->second;
+    std::string_view name = id.text(src_);
+    if (const Value* v = local(name)) return *v;
     if (scope_of(name) == NameScope::Global) {
       const GlobalFacts* g = global_facts(name);
       if (g && !g->is_mutable()) return g->value;
@@ -951,7 +1032,7 @@ class Walker final : public WalkContext {
   Value eval(Node e, bool test = false) {
     if (!e || !e.is_named()) return Value::unknown();
     Value v = eval_uncached(e, test);
-    if (!is_cheap(e)) cache_[e.raw().id] = v;
+    if (!is_cheap(e)) cache_.set(e.raw().id, v);
     return v;
   }
 
@@ -996,7 +1077,7 @@ class Walker final : public WalkContext {
         Node cu = callee.unparenthesized();
         if (cu.is(NodeKind::Attribute)) {
           eval(cu.field("object"));
-          cache_[cu.raw().id] = attribute_value(cu);
+          cache_.set(cu.raw().id, attribute_value(cu));
         } else {
           eval(callee);
         }
@@ -1115,7 +1196,7 @@ class Walker final : public WalkContext {
         if (Node params = e.field("parameters")) {
           for (Node p : NamedChildren(params)) {
             Node n = p.is(NodeKind::Identifier) ? p : p.field("name");
-            if (n && n.is(NodeKind::Identifier)) env_[std::string(n.text(src_))] = Value::unknown();
+            if (n && n.is(NodeKind::Identifier)) set_local(n.text(src_), Value::unknown());
           }
         }
         eval(e.field("body"));
@@ -1125,8 +1206,8 @@ class Walker final : public WalkContext {
       case NodeKind::NamedExpression: {
         Value v = eval(e.field("value"));
         if (Node n = e.field("name")) {
-          env_[std::string(n.text(src_))] = v;
-          assigned_.insert(std::string(n.text(src_)));
+          set_local(n.text(src_), v);
+          assigned_.insert(n.text(src_));
         }
         return v;
       }
@@ -1207,6 +1288,7 @@ class Walker final : public WalkContext {
         fn_(other.fn_),
         visitor_(visitor),
         src_(other.src_),
+        names_(other.names_),
         env_(other.env_),
         self_(other.self_),
         cls_(other.cls_) {}
@@ -1217,9 +1299,11 @@ class Walker final : public WalkContext {
   const FunctionInfo& fn_;
   CodeVisitor& visitor_;
   std::string_view src_;
+  NameSlots own_names_;
+  NameSlots* names_ = &own_names_;  // shared with shadow walkers
   Env env_;
-  std::unordered_set<std::string> assigned_;
-  std::unordered_map<const void*, Value> cache_;
+  std::unordered_set<std::string_view> assigned_;
+  ValueCache cache_;
   mutable std::unordered_map<const void*, std::string> resolved_;
   mutable std::unordered_map<const void*, CallParts> calls_;
   std::string_view self_;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "analyzer/string_map.h"
 #include "analyzer/syntax_tree.h"
 
 namespace fxlint {
@@ -14,7 +15,7 @@ class ImportMap {
  public:
   void bind(std::string local, std::string qualified) { names_[std::move(local)] = std::move(qualified); }
   const std::string* find(std::string_view local) const {
-    auto it = names_.find(std::string(local));
+    auto it = names_.find(local);
     return it == names_.end() ? nullptr : &it->second;
   }
 
@@ -33,7 +34,7 @@ class ImportMap {
   std::string qualify(std::string_view dotted) const;
 
  private:
-  std::unordered_map<std::string, std::string> names_;
+  StringMap<std::string> names_;
 };
 
 // "a.b.c" for an identifier/attribute chain, "" for anything else.

@@ -34,11 +34,11 @@ std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, To
   std::string q = qualified;
   for (int hop = 0; hop < 2 && !q.empty(); ++hop) {
     auto [module, name] = split_last(q);
-    auto m = by_module_.find(std::string(module));
+    auto m = by_module_.find(module);
     if (m == by_module_.end()) return {-1, -1};
     const FileModel& target = file(m->second);
     const auto& names = target.*table;
-    auto it = names.find(std::string(name));
+    auto it = names.find(name);
     if (it != names.end()) return {m->second, it->second};
     std::string re = target.imports.qualify(name);
     if (re == q) break;
@@ -50,7 +50,7 @@ std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, To
 ClassRef ProjectModel::resolve_class(int file, std::string_view dotted) const {
   const FileModel& f = this->file(file);
   if (dotted.find('.') == std::string_view::npos) {
-    auto it = f.top_classes.find(std::string(dotted));
+    auto it = f.top_classes.find(dotted);
     if (it != f.top_classes.end()) return {file, it->second};
   }
   auto [target, index] = find_exported(f.imports.qualify(dotted), &FileModel::top_classes);
@@ -97,7 +97,7 @@ FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
     ClassRef cur = queue.front();
     queue.pop_front();
     const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
-    auto it = info.methods.find(std::string(name));
+    auto it = info.methods.find(name);
     if (it != info.methods.end()) return {cur.file, it->second};
     for (ClassRef b : bases_of(cur)) queue.push_back(b);
   }
@@ -111,7 +111,7 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
     ClassRef cur = queue.front();
     queue.pop_front();
     const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
-    auto it = info.attributes.find(std::string(attr));
+    auto it = info.attributes.find(attr);
     if (it != info.attributes.end()) return it->second;
     for (ClassRef b : bases_of(cur)) queue.push_back(b);
   }
@@ -125,7 +125,7 @@ ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) c
     ClassRef cur = queue.front();
     queue.pop_front();
     const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
-    auto it = info.attribute_classes.find(std::string(attr));
+    auto it = info.attribute_classes.find(attr);
     if (it != info.attribute_classes.end()) return resolve_class(cur.file, it->second);
     for (ClassRef b : bases_of(cur)) queue.push_back(b);
   }
@@ -163,14 +163,14 @@ int ProjectModel::method_class(int file, int function) const {
 
 bool ProjectModel::is_mutable_global(int file, std::string_view name) const {
   const FileModel& f = this->file(file);
-  auto it = f.globals.find(std::string(name));
+  auto it = f.globals.find(name);
   if (it == f.globals.end() || it->second.is_function_or_class) return false;
   return it->second.is_mutable() || external_writes_.count(f.module_name + "." + std::string(name)) > 0;
 }
 
 bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
   auto [module, name] = split_last(qualified);
-  auto m = by_module_.find(std::string(module));
+  auto m = by_module_.find(module);
   return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
@@ -226,7 +226,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
         // model.forward / obj.method
         auto [head, last] = split_last(target);
         if (!head.empty()) {
-          auto inst2 = f.instances.find(std::string(head));
+          auto inst2 = f.instances.find(head);
           if (inst2 != f.instances.end()) {
             ClassRef c = resolve_class(file_index, inst2->second);
             if (c.valid()) {

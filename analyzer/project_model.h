@@ -45,7 +45,7 @@ class ProjectModel {
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
-  bool has_module(std::string_view module) const { return by_module_.count(std::string(module)) > 0; }
+  bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;
 
@@ -54,7 +54,7 @@ class ProjectModel {
   int method_class(int file, int function) const;
 
  private:
-  using TopLevel = std::unordered_map<std::string, int> FileModel::*;
+  using TopLevel = StringMap<int> FileModel::*;
   // (file, index) of a top-level class or function named by a qualified name; (-1, -1) when none.
   std::pair<int, int> find_exported(const std::string& qualified, TopLevel table) const;
   void compute_regions(const std::vector<std::string>& entry_points);
@@ -63,8 +63,8 @@ class ProjectModel {
   bool module_class_uncached(ClassRef c, int depth) const;
 
   std::span<const FileModel* const> files_;
-  std::unordered_map<std::string, int> by_module_;  // module name -> file
-  std::unordered_set<std::string> external_writes_;
+  StringMap<int> by_module_;  // module name -> file
+  StringSet external_writes_;
   std::vector<std::vector<bool>> region_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
 };

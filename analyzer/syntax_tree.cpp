@@ -1,5 +1,7 @@
 #include "analyzer/syntax_tree.h"
 
+#include <array>
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
@@ -34,6 +36,45 @@ TSPoint point_after(TSPoint start, std::string_view text) {
 TSPoint point_at(std::string_view text, uint32_t offset) {
   return point_after({0, 0}, text.substr(0, offset));
 }
+
+// Bumped whenever a tree is freed or edited: memo entries of older
+// generations may name addresses a new tree reuses.
+std::atomic<uint64_t> tree_generation{1};
+
+// Tree-sitter finds a field child by scanning the node's children, and the
+// walker and the checks ask the same node for the same field several times (a
+// call's "function" is read by the walker, split_call and most checks). A small
+// direct-mapped memo per thread answers the repeats.
+class FieldMemo {
+ public:
+  bool find(TSNode node, TSFieldId field, uint64_t generation, TSNode& child) const {
+    const Entry& e = entries_[slot(node, field)];
+    if (e.generation != generation || e.id != node.id || e.tree != node.tree || e.start != node.context[0] ||
+        e.field != field) {
+      return false;
+    }
+    child = e.child;
+    return true;
+  }
+  void store(TSNode node, TSFieldId field, uint64_t generation, TSNode child) {
+    entries_[slot(node, field)] = {node.id, node.tree, generation, node.context[0], field, child};
+  }
+
+ private:
+  struct Entry {
+    const void* id = nullptr;
+    const TSTree* tree = nullptr;
+    uint64_t generation = 0;
+    uint32_t start = 0;
+    TSFieldId field = 0;
+    TSNode child{};
+  };
+  static size_t slot(TSNode node, TSFieldId field) {
+    uint64_t h = (reinterpret_cast<uintptr_t>(node.id) ^ field) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(h >> 54);  // 1024 entries
+  }
+  std::array<Entry, 1024> entries_{};
+};
 
 struct CursorStack {
   std::vector<TSTreeCursor*> cursors;
@@ -74,7 +115,18 @@ Node Node::field(const char* name) const {
     TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)));
     it = ids.emplace(name, id).first;
   }
-  return Node(ts_node_child_by_field_id(node_, it->second));
+  thread_local FieldMemo memo;
+  uint64_t generation = tree_generation.load(std::memory_order_relaxed);
+  TSNode child;
+  if (memo.find(node_, it->second, generation, child)) return Node(child);
+  child = ts_node_child_by_field_id(node_, it->second);
+  memo.store(node_, it->second, generation, child);
+  return Node(child);
+}
+
+void SyntaxTree::TreeDeleter::operator()(TSTree* t) const {
+  tree_generation.fetch_add(1, std::memory_order_relaxed);
+  ts_tree_delete(t);
 }
 
 std::vector<Node> Node::children() const {
@@ -140,6 +192,7 @@ std::vector<TextRange> SyntaxTree::edit(TextRange replaced, std::string_view rep
   e.old_end_point = point_at(text_, replaced.end);
   e.new_end_point = point_after(e.start_point, replacement);
   text_.replace(replaced.start, replaced.length(), replacement);
+  tree_generation.fetch_add(1, std::memory_order_relaxed);
   ts_tree_edit(tree_.get(), &e);
   TSTree* fresh = ts_parser_parse_string(thread_parser(), tree_.get(), text_.data(),
                                          static_cast<uint32_t>(text_.size()));

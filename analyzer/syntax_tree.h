@@ -161,7 +161,7 @@ class SyntaxTree {
 
  private:
   struct TreeDeleter {
-    void operator()(TSTree* t) const { ts_tree_delete(t); }
+    void operator()(TSTree* t) const;  // also invalidates the field memo
   };
   SyntaxTree(std::string text, TSTree* tree) : text_(std::move(text)), tree_(tree) {}
 

@@ -11,13 +11,17 @@
 
 #include "cli/arg_parser.h"
 #include "cli/cli_error.h"
+#include "cli/capture_process.h"
+#include "cli/command_verify.h"
 #include "cli/config_resolver.h"
 #include "cli/file_discovery.h"
+#include "cli/fix_verify.h"
 #include "cli/lint_run.h"
 #include "cli/module_name.h"
 #include "cli/rule_selection.h"
 #include "cli/source_reader.h"
 #include "cli/utf8.h"
+#include "cli/verify_output.h"
 #include "rewriter/atomic_write.h"
 #include "rewriter/fix_loop.h"
 #include "rewriter/fix_summary.h"
@@ -34,7 +38,7 @@ constexpr OptionSpec kOptions[] = {
     {"--apply", "", "", "Write the fixed files (atomically) instead of showing the diff"},
     {"--unsafe-fixes", "", "", "Include unsafe fixes: they may change what the code computes"},
     {"--exit-non-zero-on-fix", "", "", "With --apply, exit 1 when anything was fixed, even if nothing remains"},
-    {"--verify", "", "", "Confirm with the bytecode capture that the fixed code traces into one graph"},
+    {"--verify", "", "", "Capture the config's verify targets on the fixed code first; refuse the fixes unless all pass"},
     {"--target", "", "TARGET", "Compiler to prepare for: fx2onnx (default), dynamo, export"},
     {"--scope", "", "SCOPE", "Lint compile regions only (reachable, default) or every function (all)"},
     {"--select", "", "CODES", "Rules to enable (comma-separated codes, prefixes, names or ALL); replaces config"},
@@ -55,8 +59,8 @@ void print_help(std::ostream& out) {
          "Options:\n"
       << format_options(kOptions)
       << "\nExit status: 0 nothing to change (with --apply: nothing left), 1 changes to show or\n"
-         "diagnostics left after --apply, 2 usage, config or internal error, or a file that\n"
-         "could not be fixed or written (it is left as it was).\n";
+         "diagnostics left after --apply, or --verify refused the fixes, 2 usage, config or\n"
+         "internal error, or a file that could not be fixed or written (it is left as it was).\n";
 }
 
 std::vector<std::string> selectors(const ParsedArgs& args, std::string_view option) {
@@ -188,6 +192,56 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
   return plan;
 }
 
+// The config whose `[tool.fxlint.verify]` targets `--verify` runs; a usage
+// error (saying how to add targets) when it has none.
+Config config_for_verify(const LintRequest& request, const fs::path& cwd) {
+  std::optional<fs::path> forced;
+  if (request.config) forced = normalize_path(*request.config, cwd);
+  ConfigResolver configs(cwd, forced);
+  Config config = configs.for_directory(cwd.lexically_normal());
+  if (config.verify.targets.empty()) {
+    std::string where = config.file.empty() ? "no config file found"
+                                            : display_path(config.file, cwd) + " has no verify targets";
+    throw UsageError("'--verify' captures the config's verify targets, but " + where + "; " +
+                     kHowToConfigureVerify);
+  }
+  return config;
+}
+
+// Captures the verify targets against the fixed code in a temporary copy of
+// the project. Returns the exit status when verification refuses the fixes
+// (nothing is written or shown then), nullopt to go on.
+std::optional<int> verify_fixes(const Config& config, const FixPlan& plan,
+                                const std::vector<FileFixResult>& results, Io& io) {
+  std::vector<FixedFile> fixed;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].status != FixStatus::Fixed) continue;
+    fixed.push_back({plan.files[i].path, EncodedText{plan.files[i].encoded.bom, results[i].fixed}.encode()});
+  }
+  if (fixed.empty()) return std::nullopt;  // nothing changes, so nothing to refuse
+  FixVerification verification = verify_fixed_project(capture_install(), config, fixed);
+  for (const fs::path& outside : verification.outside) {
+    io.err << "warning: " << display_path(outside, io.cwd) << " is outside " << display_path(config.root, io.cwd)
+           << ", the project the verify targets run in; its fixes are not verified\n";
+  }
+  if (verification.passed()) {
+    io.err << "Verified the fixed code: " << verification.results.size() << " target"
+           << (verification.results.size() == 1 ? "" : "s") << " capture in one graph (strict).\n";
+    return std::nullopt;
+  }
+  PathShower show = original_path_shower(verification, config.root, io.cwd);
+  bool error = false;
+  for (const VerifyResult& r : verification.results) {
+    if (r.status == VerifyStatus::Passed) continue;
+    error = error || r.status == VerifyStatus::Error;
+    io.err << "error: verify target " << r.job.target
+           << " does not capture in one graph with the fixes (lines are those of the fixed code):\n";
+    print_verify_result(io.err, r, show);
+  }
+  io.err << "Nothing was written or shown: verification of the fixed code failed.\n";
+  return error ? 2 : 1;
+}
+
 }  // namespace
 
 int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& check, bool color) {
@@ -199,10 +253,20 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   LintRequest request = lint_request(args);
   const bool apply = args.has("--apply");
   const bool unsafe = args.has("--unsafe-fixes");
-  if (args.has("--verify")) {
-    throw UsageError(
-        "'--verify' confirms fixes with the bytecode capture, which this build of fxlint does not "
-        "include; run `fxlint fix` without it and check the result with `fxlint verify`");
+  const bool verify = args.has("--verify");
+  // The targets come from the config that governs the working directory (or --config).
+  std::optional<Config> verify_config;
+  if (verify) {
+    verify_config = config_for_verify(request, io.cwd);
+#ifndef FXLINT_HAS_CAPTURE
+    io.err << "error: '--verify' confirms fixes with the bytecode capture, which this build of fxlint "
+              "does not include (reconfigure with -DFXLINT_BUILD_CAPTURE=ON); run `fxlint fix` without it\n";
+    return 2;
+#endif
+    if (std::optional<std::string> why = capture_unavailable(capture_install())) {
+      io.err << "error: cannot verify: " << *why << '\n';
+      return 2;
+    }
   }
 
   FixPlan plan = plan_fix(request, io.cwd);
@@ -225,6 +289,10 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   FixLoopOptions options;
   options.mode = unsafe ? FixMode::IncludeUnsafe : FixMode::SafeOnly;
   std::vector<FileFixResult> results = fix_until_stable(std::move(inputs), lint, options);
+
+  if (verify_config) {
+    if (std::optional<int> refused = verify_fixes(*verify_config, plan, results, io)) return *refused;
+  }
 
   // Files in display order, like check's output.
   std::vector<size_t> order(results.size());

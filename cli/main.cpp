@@ -11,6 +11,10 @@
 #ifdef FXLINT_HAS_FIX
 #include "cli/command_fix.h"
 #endif
+#ifdef FXLINT_HAS_SERVER
+#include "cli/command_server.h"
+#endif
+#include "cli/command_verify.h"
 #include "cli/version.h"
 
 namespace {
@@ -26,6 +30,10 @@ constexpr Command kCommands[] = {
 #ifdef FXLINT_HAS_FIX
     {"fix", "Show the fixes as a diff, or write them (--apply)",
      static_cast<fxlint::cli::CommandFn>(fxlint::cli::run_fix)},
+#endif
+    {"verify", "Capture targets and check that each traces into one graph", fxlint::cli::run_verify},
+#ifdef FXLINT_HAS_SERVER
+    {"server", "Run the language server on stdin/stdout", fxlint::cli::run_server},
 #endif
     {"rule", "Show a rule's documentation, or list every rule (--all)", fxlint::cli::run_rule},
     {"help", "Print this message or the help of a command", run_help},

@@ -1,0 +1,155 @@
+#include "cli/capture_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#ifndef FXLINT_CAPTURE_PYTHON
+#define FXLINT_CAPTURE_PYTHON "/usr/bin/python3"
+#endif
+#ifndef FXLINT_CAPTURE_PACKAGE_DIR
+#define FXLINT_CAPTURE_PACKAGE_DIR ""
+#endif
+
+extern char** environ;
+
+namespace fxlint::cli {
+
+namespace fs = std::filesystem;
+
+CaptureInstall capture_install() {
+  CaptureInstall install{FXLINT_CAPTURE_PYTHON, FXLINT_CAPTURE_PACKAGE_DIR};
+  if (const char* dir = std::getenv("FXLINT_CAPTURE_PATH"); dir && *dir) install.package_dir = dir;
+  return install;
+}
+
+std::optional<std::string> capture_unavailable(const CaptureInstall& install) {
+  std::error_code ec;
+  if (!fs::is_regular_file(install.python, ec) || ::access(install.python.c_str(), X_OK) != 0) {
+    return "the capture's Python interpreter " + install.python.string() +
+           " is missing; reconfigure with -DFXLINT_PYTHON=/path/to/python3 (a Python 3.11 with torch)";
+  }
+  if (!fs::is_regular_file(install.package_dir / "fxlint_capture" / "__init__.py", ec)) {
+    return "the capture package is not built (no fxlint_capture in " + install.package_dir.string() +
+           "); build it with `cmake --build <build-dir> --target fxlint_capture` (configure with "
+           "-DFXLINT_BUILD_CAPTURE=ON; it needs /usr/bin/python3 3.11 headers and pybind11), or set "
+           "FXLINT_CAPTURE_PATH to the directory that holds fxlint_capture/";
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The child's environment: ours, with the package first on PYTHONPATH and no
+// __pycache__ left in the user's project.
+std::vector<std::string> child_environment(const CaptureInstall& install) {
+  std::vector<std::string> env;
+  std::string pythonpath = install.package_dir.string();
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    if (entry.starts_with("PYTHONPATH=")) {
+      if (entry.size() > 11) pythonpath += ":" + std::string(entry.substr(11));
+      continue;
+    }
+    if (entry.starts_with("PYTHONDONTWRITEBYTECODE=")) continue;
+    env.emplace_back(entry);
+  }
+  env.push_back("PYTHONPATH=" + pythonpath);
+  env.push_back("PYTHONDONTWRITEBYTECODE=1");
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
+                          const fs::path& cwd) {
+  std::vector<std::string> argv_strings = {install.python.string(), "-m", "fxlint_capture"};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> env_strings = child_environment(install);
+  // Everything the child needs is built before fork: only async-signal-safe calls after it.
+  std::vector<char*> argv = c_strings(argv_strings);
+  std::vector<char*> envp = c_strings(env_strings);
+  std::string dir = cwd.string();
+
+  ProcessResult result;
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    result.err = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return result;
+  }
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.err = std::string("cannot create a pipe: ") + std::strerror(errno);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return result;
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out_pipe[1], STDOUT_FILENO);
+    ::dup2(err_pipe[1], STDERR_FILENO);
+    int null_in = ::open("/dev/null", O_RDONLY);
+    if (null_in >= 0) ::dup2(null_in, STDIN_FILENO);
+    if (::chdir(dir.c_str()) != 0) ::_exit(126);
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (pid < 0) {
+    result.err = std::string("cannot start ") + argv_strings[0] + ": " + std::strerror(errno);
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    return result;
+  }
+  // Both pipes are drained together so a chatty child never blocks on a full one.
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&result.out, &result.err};
+  int open_count = 2;
+  char buffer[65536];
+  while (open_count > 0) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+      if (n > 0) {
+        sinks[i]->append(buffer, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_count;
+      }
+    }
+  }
+  for (pollfd& f : fds) {
+    if (f.fd >= 0) ::close(f.fd);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+    if (result.exit_code == 126) result.err += "cannot enter directory " + dir + "\n";
+    if (result.exit_code == 127) result.err += "cannot run " + argv_strings[0] + "\n";
+  } else if (WIFSIGNALED(status)) {
+    result.err += "the capture was killed by signal " + std::to_string(WTERMSIG(status)) + "\n";
+  }
+  return result;
+}
+
+}  // namespace fxlint::cli

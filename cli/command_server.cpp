@@ -1,0 +1,77 @@
+#include "cli/command_server.h"
+
+#include <iostream>
+
+#include "cli/arg_parser.h"
+#include "cli/cli_error.h"
+#include "cli/config_resolver.h"
+#include "cli/file_discovery.h"
+#include "cli/lint_run.h"
+#include "cli/module_name.h"
+#include "cli/version.h"
+#include "lsp/server.h"
+
+namespace fxlint::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"--config", "", "FILE", "Use this config file for every document instead of searching for one"},
+    {"--help", "-h", "", "Print this help"},
+};
+
+void print_help(std::ostream& out) {
+  out << "Run the language server on standard input and output (JSON-RPC, as editors speak it).\n\n"
+         "Usage: fxlint server [OPTIONS]\n\n"
+         "Options:\n"
+      << format_options(kOptions)
+      << "\nSettings for each open file come from the config files `fxlint check` reads\n"
+         "(the nearest pyproject.toml [tool.fxlint], fxlint.toml or .fxlint.toml).\n"
+         "Exit status: 0 after the client's shutdown and exit, 1 when it left without shutdown.\n";
+}
+
+lsp::FileSettingsForLsp settings_for(const fs::path& cwd, const std::optional<fs::path>& forced,
+                                     const std::string& path) {
+  ConfigResolver configs(cwd, forced);  // fresh: config edits apply on the next lint
+  fs::path file = normalize_path(path, cwd);
+  const Config& config = configs.for_file(file);
+  FileSettings resolved = file_settings(LintRequest{}, config, file);
+  lsp::FileSettingsForLsp s;
+  s.target = resolved.target;
+  s.scope = resolved.scope;
+  // Excluded as `check --force-exclude` would exclude it: the file or a directory above it.
+  s.rules = is_excluded_by_config(file, configs) ? RuleSet{} : resolved.rules;
+  s.torch_version = config.torch_version.value_or(CheckOptions{}.torch_version);
+  s.entry_points = config.entry_points;
+  s.compile_functions = config.compile_functions;
+  s.compile_decorators = config.compile_decorators;
+  ModuleNamer modules;
+  s.module_name = modules.name_of(file);
+  return s;
+}
+
+}  // namespace
+
+int run_server(std::span<const std::string> args, Io& io) {
+  ParsedArgs parsed = parse_args(args, kOptions);
+  if (parsed.has("--help")) {
+    print_help(io.out);
+    return 0;
+  }
+  if (!parsed.positionals().empty()) throw UsageError("unexpected argument '" + parsed.positionals()[0] + "'");
+  std::optional<fs::path> forced;
+  if (auto config = parsed.last("--config")) forced = normalize_path(*config, io.cwd);
+  // A config named on the command line must load before the client connects.
+  if (forced) ConfigResolver load_now(io.cwd, forced);
+
+  lsp::ServerOptions options;
+  options.version = kVersion;
+  options.log = &io.err;
+  options.settings = [cwd = io.cwd, forced](const std::string& path) { return settings_for(cwd, forced, path); };
+  lsp::Server server(io.in, io.out, std::move(options));
+  return server.run();
+}
+
+}  // namespace fxlint::cli

@@ -1,0 +1,285 @@
+"""`fxlint server` through a real client: JSON-RPC with Content-Length framing
+over the server's stdin/stdout, as an editor speaks it.
+
+Usage: /usr/bin/python3 lsp_transcript_test.py /path/to/fxlint
+"""
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+FXLINT = os.environ.get("FXLINT", "")
+TIMEOUT = 20.0
+
+# The emoji before `.item()` is two UTF-16 units but one character: the
+# expected columns below only hold when the server counts UTF-16 units.
+MODEL = (
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "\n"
+    "\n"
+    "class M(nn.Module):\n"
+    "    def forward(self, x):\n"
+    '        label = "\U0001F600"; peak = x.abs().max().item()\n'
+    "        assert (x > 0).all()\n"
+    "        return x / peak\n"
+)
+ITEM_RANGE = {"start": {"line": 6, "character": 29}, "end": {"line": 6, "character": 49}}
+
+
+class Client:
+    """A minimal LSP client: frames requests, collects every message the server sends."""
+
+    def __init__(self, cwd):
+        self.proc = subprocess.Popen(
+            [FXLINT, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, cwd=cwd)
+        self.messages = queue.Queue()
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            body = out.read(length)
+            self.messages.put(json.loads(body.decode("utf-8")))
+
+    def send_raw(self, body: bytes):
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def send(self, message):
+        message = dict(message, jsonrpc="2.0")
+        self.send_raw(json.dumps(message).encode("utf-8"))
+
+    def notify(self, method, params=None):
+        self.send({"method": method, "params": params if params is not None else {}})
+
+    def request(self, method, params=None):
+        request_id = self.next_id
+        self.next_id += 1
+        self.send({"id": request_id, "method": method, "params": params if params is not None else {}})
+        return self.wait_for(lambda m: m.get("id") == request_id and "method" not in m)
+
+    def wait_for(self, predicate):
+        while True:
+            message = self.messages.get(timeout=TIMEOUT)
+            if message is None:
+                raise AssertionError("the server closed its output")
+            if predicate(message):
+                return message
+
+    def diagnostics_for(self, uri):
+        return self.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                             and m["params"]["uri"] == uri)["params"]
+
+    def finish(self):
+        self.request("shutdown")
+        self.notify("exit")
+        return self.proc.wait(timeout=TIMEOUT)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+def apply_edits(text, edits):
+    """Applies LSP TextEdits (UTF-16 positions) to `text`, last first."""
+    lines = text.split("\n")
+
+    def offset(pos):
+        line = lines[pos["line"]] if pos["line"] < len(lines) else ""
+        before = sum(len(l) + 1 for l in lines[:pos["line"]])
+        units = 0
+        for i, ch in enumerate(line):
+            if units >= pos["character"]:
+                return before + i
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return before + len(line)
+
+    spans = sorted(((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits),
+                   reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+class ServerTranscript(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "model.py")
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.write(MODEL)
+        self.uri = "file://" + self.path
+        self.client = Client(self.dir.name)
+        self.addCleanup(self.client.kill)
+        self.addCleanup(self.dir.cleanup)
+
+    def initialize(self):
+        reply = self.client.request("initialize", {"processId": None, "rootUri": "file://" + self.dir.name,
+                                                   "capabilities": {}})
+        self.client.notify("initialized")
+        return reply
+
+    def open(self, text, version=1):
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": "python", "version": version, "text": text}})
+        return self.client.diagnostics_for(self.uri)
+
+    def test_lint_edit_fix_and_exit(self):
+        caps = self.initialize()["result"]["capabilities"]
+        self.assertIn(caps["textDocumentSync"]["change"], (1, 2))
+        self.assertEqual(set(caps["codeActionProvider"]["codeActionKinds"]), {"quickfix", "source.fixAll.fxlint"})
+
+        published = self.open(MODEL)
+        item = [d for d in published["diagnostics"] if d["code"] == "FX101"]
+        self.assertEqual(len(item), 1, published)
+        self.assertEqual(item[0]["range"], ITEM_RANGE)
+        self.assertEqual(item[0]["source"], "fxlint")
+        self.assertEqual(item[0]["severity"], 1)
+        self.assertTrue(item[0]["codeDescription"]["href"].endswith("/tensor-item"))
+
+        # An incremental change that removes `.item()`: the FX101 goes away.
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 6, "character": 42},
+                                          "end": {"line": 6, "character": 49}}, "text": ""}]})
+        after = self.client.diagnostics_for(self.uri)
+        self.assertEqual([d["code"] for d in after["diagnostics"]], ["FX104"])
+        text = MODEL.replace(".max().item()", ".max()")
+
+        # A full-text change that drops the assert as well: nothing is left.
+        clean = text.replace("        assert (x > 0).all()\n", "")
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 3}, "contentChanges": [{"text": clean}]})
+        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+
+        # Back to the assert; ask for the fixes on its line and apply the quick fix.
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 4}, "contentChanges": [{"text": text}]})
+        diags = self.client.diagnostics_for(self.uri)["diagnostics"]
+        self.assertEqual([d["code"] for d in diags], ["FX104"])
+        self.assertEqual(diags[0]["data"]["applicability"], "safe")
+        reply = self.client.request("textDocument/codeAction", {
+            "textDocument": {"uri": self.uri},
+            "range": {"start": {"line": 7, "character": 10}, "end": {"line": 7, "character": 10}},
+            "context": {"diagnostics": diags}})
+        actions = reply["result"]
+        quick = [a for a in actions if a["kind"] == "quickfix"]
+        self.assertEqual(len(quick), 1, actions)
+        self.assertEqual(quick[0]["title"], diags[0]["data"]["title"])
+        self.assertEqual(quick[0]["diagnostics"][0]["code"], "FX104")
+        fixed = apply_edits(text, quick[0]["edit"]["changes"][self.uri])
+        self.assertIn("        if not torch.compiler.is_compiling():\n            assert (x > 0).all()\n", fixed)
+
+        # The fix-all source action makes the same change.
+        fix_all = [a for a in actions if a["kind"] == "source.fixAll.fxlint"]
+        self.assertEqual(len(fix_all), 1, actions)
+        self.assertEqual(apply_edits(text, fix_all[0]["edit"]["changes"][self.uri]), fixed)
+
+        # The edited text lints clean.
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 5}, "contentChanges": [{"text": fixed}]})
+        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+
+        # Closing clears the document's diagnostics.
+        self.client.notify("textDocument/didClose", {"textDocument": {"uri": self.uri}})
+        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_garbage_gets_an_error_and_the_server_survives(self):
+        self.initialize()
+        self.client.send_raw(b"{this is not json")
+        error = self.client.wait_for(lambda m: "error" in m)
+        self.assertEqual(error["error"]["code"], -32700)
+        self.assertIsNone(error["id"])
+
+        reply = self.client.request("no/suchMethod", {})
+        self.assertEqual(reply["error"]["code"], -32601)
+        reply = self.client.request("textDocument/codeAction", {"textDocument": 7})
+        self.assertEqual(reply["error"]["code"], -32602)
+        # A broken header block is skipped; the next message is still read.
+        self.client.proc.stdin.write(b"Content-Length: banana\r\n\r\n")
+        self.client.proc.stdin.flush()
+
+        published = self.open(MODEL)
+        self.assertIn("FX101", [d["code"] for d in published["diagnostics"]])
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_exit_without_shutdown_is_status_1(self):
+        self.initialize()
+        self.client.notify("exit")
+        self.assertEqual(self.client.proc.wait(timeout=TIMEOUT), 1)
+
+    def test_requests_before_initialize_are_refused(self):
+        reply = self.client.request("textDocument/codeAction", {})
+        self.assertEqual(reply["error"]["code"], -32002)
+        self.initialize()
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_config_file_settings_apply(self):
+        with open(os.path.join(self.dir.name, "fxlint.toml"), "w") as f:
+            f.write('ignore = ["FX101"]\n')
+        self.initialize()
+        codes = [d["code"] for d in self.open(MODEL)["diagnostics"]]
+        self.assertNotIn("FX101", codes)
+        self.assertIn("FX104", codes)
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_files_the_config_excludes_get_no_diagnostics(self):
+        with open(os.path.join(self.dir.name, "fxlint.toml"), "w") as f:
+            f.write('extend-exclude = ["generated"]\n')
+        os.mkdir(os.path.join(self.dir.name, "generated"))
+        self.uri = "file://" + os.path.join(self.dir.name, "generated", "model.py")
+        self.initialize()
+        self.assertEqual(self.open(MODEL)["diagnostics"], [])
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_open_documents_are_linted_together(self):
+        # A helper is a compile region only because a forward in another open
+        # file calls it; module names come from the package layout on disk.
+        pkg = os.path.join(self.dir.name, "pkg")
+        os.mkdir(pkg)
+        open(os.path.join(pkg, "__init__.py"), "w").close()
+        helper_uri = "file://" + os.path.join(pkg, "helpers.py")
+        model_uri = "file://" + os.path.join(pkg, "model.py")
+        self.initialize()
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": helper_uri, "languageId": "python", "version": 1,
+            "text": "import torch\n\n\ndef to_number(t: torch.Tensor):\n    return t.item()\n"}})
+        self.assertEqual(self.client.diagnostics_for(helper_uri)["diagnostics"], [])
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": model_uri, "languageId": "python", "version": 1,
+            "text": "import torch\n\nfrom .helpers import to_number\n\n\nclass Net(torch.nn.Module):\n"
+                    "    def forward(self, x):\n        return to_number(x)\n"}})
+        helper = self.client.diagnostics_for(helper_uri)["diagnostics"]
+        self.assertEqual([d["code"] for d in helper], ["FX101"])
+        self.assertEqual(helper[0]["range"]["start"], {"line": 4, "character": 11})
+        self.assertEqual(self.client.finish(), 0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        FXLINT = os.path.abspath(sys.argv.pop(1))
+    if not FXLINT:
+        sys.exit("usage: lsp_transcript_test.py /path/to/fxlint")
+    unittest.main()

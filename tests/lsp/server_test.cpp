@@ -1,0 +1,265 @@
+// Whole sessions in-process: framed messages in, framed messages out.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "core/line_index.h"
+#include "lsp/server.h"
+#include "lsp/transport.h"
+
+using namespace fxlint;
+using namespace fxlint::lsp;
+
+namespace {
+
+struct Session {
+  std::string input;
+  int next_id = 1;
+
+  void request(const std::string& method, json params) {
+    add({{"jsonrpc", "2.0"}, {"id", next_id++}, {"method", method}, {"params", std::move(params)}});
+  }
+  void notify(const std::string& method, json params = json::object()) {
+    add({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+  void add(const json& message) {
+    std::string body = message.dump();
+    input += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  }
+  void open(const std::string& uri, const std::string& text) {
+    notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}});
+  }
+
+  struct Result {
+    int status = -1;
+    std::vector<json> messages;
+    std::string log;
+
+    std::vector<json> published(const std::string& uri) const {
+      std::vector<json> out;
+      for (const json& m : messages) {
+        if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri) {
+          out.push_back(m["params"]["diagnostics"]);
+        }
+      }
+      return out;
+    }
+    const json& response(int id) const {
+      for (const json& m : messages) {
+        if (m.contains("id") && m["id"] == id && !m.contains("method")) return m;
+      }
+      FAIL("no response to request " << id);
+      throw;
+    }
+  };
+
+  Result run(FileSettingsProvider settings = {}) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    std::ostringstream log;
+    Server server(in, out, {"test", std::move(settings), &log});
+    Result r;
+    r.status = server.run();
+    r.log = log.str();
+    std::istringstream replies(out.str());
+    std::ostringstream sink;
+    Transport t(replies, sink);
+    for (ReadResult m = t.read(); m.kind == ReadResult::Kind::Message; m = t.read()) {
+      r.messages.push_back(json::parse(m.body));
+    }
+    return r;
+  }
+};
+
+std::vector<std::string> codes(const json& diagnostics) {
+  std::vector<std::string> out;
+  for (const json& d : diagnostics) out.push_back(d["code"]);
+  return out;
+}
+
+const char* kHelper = "import torch\n\n\ndef to_number(t: torch.Tensor):\n    return t.item()\n";
+const char* kModel =
+    "import torch\n\nfrom helpers import to_number\n\n\nclass Net(torch.nn.Module):\n"
+    "    def forward(self, x):\n        return to_number(x)\n";
+
+// Module names from the file stem, so `from helpers import ...` resolves.
+FileSettingsForLsp stem_module(const std::string& path) {
+  FileSettingsForLsp s;
+  size_t slash = path.rfind('/');
+  s.module_name = path.substr(slash + 1, path.size() - slash - 4);
+  return s;
+}
+
+std::string apply_edit(std::string text, const json& edit) {
+  LineIndex index(text);
+  auto offset = [&](const json& p) { return index.offset_of_utf16(p["line"], p["character"]); };
+  uint32_t start = offset(edit["range"]["start"]);
+  uint32_t end = offset(edit["range"]["end"]);
+  return text.replace(start, end - start, edit["newText"].get<std::string>());
+}
+
+}  // namespace
+
+TEST_CASE("compile regions reach across open documents") {
+  Session s;
+  s.request("initialize", json::object());
+  s.notify("initialized");
+  s.open("file:///p/helpers.py", kHelper);
+  s.open("file:///p/model.py", kModel);
+  s.notify("textDocument/didClose", {{"textDocument", {{"uri", "file:///p/model.py"}}}});
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run(stem_module);
+  CHECK(r.status == 0);
+  std::vector<json> helper = r.published("file:///p/helpers.py");
+  // Alone the helper is no compile region; once the model calling it from
+  // forward is open it is; when the model closes it is not again.
+  REQUIRE(helper.size() == 3);
+  CHECK(helper[0].empty());
+  CHECK(codes(helper[1]) == std::vector<std::string>{"FX101"});
+  CHECK(helper[2].empty());
+  std::vector<json> model = r.published("file:///p/model.py");
+  REQUIRE(model.size() == 2);
+  CHECK(model[0].empty());
+  CHECK(model[1].empty());  // cleared on close
+}
+
+TEST_CASE("settings come from the callback; a failing one falls back to the defaults once") {
+  std::string assert_model =
+      "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    assert (x > 0).all()\n    return x.item()\n";
+  Session s;
+  s.request("initialize", json::object());
+  s.open("file:///p/a.py", assert_model);
+  s.open("file:///p/broken/b.py", assert_model);
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run([](const std::string& path) {
+    if (path.find("broken") != std::string::npos) throw std::runtime_error("bad config");
+    FileSettingsForLsp settings;
+    settings.target = Target::Dynamo;  // FX104 is off for dynamo
+    settings.rules = default_rules(Target::Dynamo);
+    return settings;
+  });
+  REQUIRE_FALSE(r.published("file:///p/a.py").empty());
+  CHECK(codes(r.published("file:///p/a.py").back()) == std::vector<std::string>{"FX101"});
+  CHECK(codes(r.published("file:///p/broken/b.py").back()) == std::vector<std::string>{"FX104", "FX101"});
+  int shown = 0;
+  for (const json& m : r.messages) {
+    if (m.value("method", "") == "window/showMessage") {
+      ++shown;
+      CHECK(m["params"]["message"].get<std::string>().find("bad config") != std::string::npos);
+    }
+  }
+  CHECK(shown == 1);
+}
+
+TEST_CASE("code actions: quick fixes under the cursor and fix all, filtered by kind") {
+  std::string text =
+      "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    assert (x > 0).all()\n    assert (x < 9).all()\n"
+      "    return x\n";
+  json at_line_5 = {{"start", {{"line", 5}, {"character", 4}}}, {"end", {{"line", 5}, {"character", 4}}}};
+  Session s;
+  s.request("initialize", json::object());
+  s.open("file:///p/a.py", text);
+  json doc = {{"uri", "file:///p/a.py"}};
+  s.request("textDocument/codeAction", {{"textDocument", doc}, {"range", at_line_5}, {"context", {{"diagnostics", json::array()}}}});
+  s.request("textDocument/codeAction", {{"textDocument", doc}, {"range", at_line_5},
+                                        {"context", {{"diagnostics", json::array()}, {"only", {"source.fixAll"}}}}});
+  s.request("textDocument/codeAction", {{"textDocument", {{"uri", "file:///p/unknown.py"}}}, {"range", at_line_5},
+                                        {"context", {{"diagnostics", json::array()}}}});
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run();
+
+  const json& all = r.response(2)["result"];
+  REQUIRE(all.size() == 2);
+  CHECK(all[0]["kind"] == "quickfix");
+  CHECK(all[0]["diagnostics"][0]["range"]["start"]["line"] == 5);
+  CHECK(all[0]["isPreferred"] == true);
+  CHECK(all[1]["kind"] == "source.fixAll.fxlint");
+  CHECK(all[1]["title"] == "Fix all safe fxlint problems");
+  json fix_all_edits = all[1]["edit"]["changes"]["file:///p/a.py"];
+  REQUIRE(fix_all_edits.size() == 1);
+  // Both asserts are guarded by the one edit.
+  CHECK(apply_edit(text, fix_all_edits[0]) ==
+        "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
+        "    if not torch.compiler.is_compiling():\n        assert (x > 0).all()\n"
+        "    if not torch.compiler.is_compiling():\n        assert (x < 9).all()\n"
+        "    return x\n");
+  // The quick fix guards only the assert under the cursor.
+  std::string quick = apply_edit(text, all[0]["edit"]["changes"]["file:///p/a.py"][0]);
+  CHECK(quick.find("    if not torch.compiler.is_compiling():\n        assert (x > 0).all()\n    assert (x < 9)") !=
+        std::string::npos);
+
+  const json& only_fix_all = r.response(3)["result"];
+  REQUIRE(only_fix_all.size() == 1);
+  CHECK(only_fix_all[0]["kind"] == "source.fixAll.fxlint");
+  CHECK(r.response(4)["result"] == json::array());
+}
+
+TEST_CASE("lifecycle: refused before initialize, exit status by shutdown, survives bad params") {
+  SECTION("exit without shutdown") {
+    Session s;
+    s.request("textDocument/codeAction", json::object());
+    s.request("initialize", json::object());
+    s.request("initialize", json::object());
+    s.notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///nope.py"}}}, {"contentChanges", json::array()}});
+    s.notify("textDocument/didOpen", {{"textDocument", 3}});
+    s.notify("exit");
+    s.request("shutdown", nullptr);  // never read: the server has exited
+    Session::Result r = s.run();
+    CHECK(r.status == 1);
+    CHECK(r.response(1)["error"]["code"] == -32002);
+    CHECK(r.response(2)["result"]["capabilities"]["textDocumentSync"]["change"] == 2);
+    CHECK(r.response(3)["error"]["code"] == -32600);
+    CHECK(r.messages.size() == 3);
+    CHECK(r.log.find("document is not open") != std::string::npos);
+    CHECK(r.log.find("textDocument/didOpen: invalid params") != std::string::npos);
+  }
+  SECTION("requests after shutdown are refused; end of input after shutdown is status 0") {
+    Session s;
+    s.request("initialize", json::object());
+    s.request("shutdown", nullptr);
+    s.request("textDocument/codeAction", json::object());
+    Session::Result r = s.run();
+    CHECK(r.status == 0);
+    CHECK(r.response(2)["result"].is_null());
+    CHECK(r.response(3)["error"]["code"] == -32600);
+  }
+}
+
+TEST_CASE("unsafe fixes are quick fixes marked unsafe, never part of fix all") {
+  std::string text =
+      "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x if x.sum() > 0 else -x\n    return y\n";
+  json line_5 = {{"start", {{"line", 5}, {"character", 0}}}, {"end", {{"line", 5}, {"character", 30}}}};
+  Session s;
+  s.request("initialize", json::object());
+  s.open("file:///p/u.py", text);
+  s.request("textDocument/codeAction", {{"textDocument", {{"uri", "file:///p/u.py"}}}, {"range", line_5},
+                                        {"context", {{"diagnostics", json::array()}}}});
+  Session::Result r = s.run();
+  json published = r.published("file:///p/u.py").back();
+  REQUIRE(codes(published) == std::vector<std::string>{"FX103"});
+  CHECK(published[0]["data"]["applicability"] == "unsafe");
+  const json& actions = r.response(2)["result"];
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0]["kind"] == "quickfix");
+  CHECK(actions[0]["title"] == "Replace with `torch.where` (unsafe)");
+  CHECK_FALSE(actions[0].contains("isPreferred"));
+  CHECK(apply_edit(text, actions[0]["edit"]["changes"]["file:///p/u.py"][0]).find("torch.where(") !=
+        std::string::npos);
+}
+
+TEST_CASE("didSave with text replaces the document and relints it") {
+  Session s;
+  s.request("initialize", json::object());
+  s.open("file:///p/a.py", "x = 1\n");
+  s.notify("textDocument/didSave",
+           {{"textDocument", {{"uri", "file:///p/a.py"}}},
+            {"text", "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    return x.item()\n"}});
+  Session::Result r = s.run();
+  std::vector<json> published = r.published("file:///p/a.py");
+  REQUIRE(published.size() == 2);
+  CHECK(published[0].empty());
+  CHECK(codes(published[1]) == std::vector<std::string>{"FX101"});
+  CHECK(r.status == 1);  // the input ended without shutdown
+}
