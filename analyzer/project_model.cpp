@@ -1,6 +1,7 @@
 #include "analyzer/project_model.h"
 
 #include <deque>
+#include <optional>
 
 #include "analyzer/torch_api.h"
 
@@ -90,46 +91,42 @@ bool ProjectModel::is_module_class(ClassRef c) const {
   return c.valid() && module_class_[static_cast<size_t>(c.file)][static_cast<size_t>(c.cls)] == 1;
 }
 
-FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
+// Breadth-first over `c` and its project bases; the first class where `found`
+// gives a value wins (guarded against cyclic or very deep hierarchies).
+template <typename T, typename Found>
+T ProjectModel::first_in_hierarchy(ClassRef c, T none, Found&& found) const {
   std::deque<ClassRef> queue{c};
-  int guard = 0;
-  while (!queue.empty() && ++guard < 64) {
+  for (int guard = 0; !queue.empty() && guard < 64; ++guard) {
     ClassRef cur = queue.front();
     queue.pop_front();
-    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
-    auto it = info.methods.find(name);
-    if (it != info.methods.end()) return {cur.file, it->second};
+    if (std::optional<T> hit = found(cur, file(cur.file).classes[static_cast<size_t>(cur.cls)])) return *hit;
     for (ClassRef b : bases_of(cur)) queue.push_back(b);
   }
-  return {};
+  return none;
+}
+
+FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
+  return first_in_hierarchy<FunctionRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<FunctionRef> {
+    auto it = info.methods.find(name);
+    if (it == info.methods.end()) return std::nullopt;
+    return FunctionRef{cur.file, it->second};
+  });
 }
 
 Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
-  std::deque<ClassRef> queue{c};
-  int guard = 0;
-  while (!queue.empty() && ++guard < 64) {
-    ClassRef cur = queue.front();
-    queue.pop_front();
-    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
+  return first_in_hierarchy<Value>(c, Value::unknown(), [&](ClassRef, const ClassInfo& info) -> std::optional<Value> {
     auto it = info.attributes.find(attr);
-    if (it != info.attributes.end()) return it->second;
-    for (ClassRef b : bases_of(cur)) queue.push_back(b);
-  }
-  return Value::unknown();
+    if (it == info.attributes.end()) return std::nullopt;
+    return it->second;
+  });
 }
 
 ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) const {
-  std::deque<ClassRef> queue{c};
-  int guard = 0;
-  while (!queue.empty() && ++guard < 64) {
-    ClassRef cur = queue.front();
-    queue.pop_front();
-    const ClassInfo& info = file(cur.file).classes[static_cast<size_t>(cur.cls)];
+  return first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_classes.find(attr);
-    if (it != info.attribute_classes.end()) return resolve_class(cur.file, it->second);
-    for (ClassRef b : bases_of(cur)) queue.push_back(b);
-  }
-  return {};
+    if (it == info.attribute_classes.end()) return std::nullopt;
+    return resolve_class(cur.file, it->second);
+  });
 }
 
 FunctionRef ProjectModel::resolve_function(int file, int scope, std::string_view dotted) const {

@@ -60,6 +60,8 @@ class ProjectModel {
   void compute_regions(const std::vector<std::string>& entry_points);
   void add_seed(std::vector<FunctionRef>& work, FunctionRef f);
   std::vector<ClassRef> bases_of(ClassRef c) const;
+  template <typename T, typename Found>
+  T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
 
   std::span<const FileModel* const> files_;

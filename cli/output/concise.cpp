@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "cli/output/output_format.h"
+#include "cli/output/diagnostic_header.h"
 #include "cli/output/position.h"
 #include "cli/output/style.h"
 
@@ -11,14 +12,17 @@ void write_concise(std::span<const FileResult> files, const OutputOptions& optio
   Style style(options.color);
   for (const FileResult& f : files) {
     LineIndex lines(f.text);
-    for (const Diagnostic& d : f.diagnostics) {
-      SourceLocation at = lines.location(d.range.start);
-      out << style.path(f.display_path) << ':' << at.row << ':' << at.column << ": "
-          << style.severity(d.severity, d.code) << ' ';
-      if (d.fix && d.fix->applicability == Applicability::Safe) out << style.fixable("[*]") << ' ';
-      out << d.message << '\n';
-    }
+    for (const Diagnostic& d : f.diagnostics) write_diagnostic_header(f, lines, d, style, out);
   }
+}
+
+void write_diagnostic_header(const FileResult& file, const LineIndex& lines, const Diagnostic& d,
+                             const Style& style, std::ostream& out) {
+  SourceLocation at = lines.location(d.range.start);
+  out << style.path(file.display_path) << ':' << at.row << ':' << at.column << ": "
+      << style.severity(d.severity, d.code) << ' ';
+  if (d.fix && d.fix->applicability == Applicability::Safe) out << style.fixable("[*]") << ' ';
+  out << d.message << '\n';
 }
 
 }  // namespace fxlint::cli

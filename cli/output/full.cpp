@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 
+#include "cli/output/diagnostic_header.h"
 #include "cli/output/output_format.h"
 #include "cli/output/position.h"
 #include "cli/output/style.h"
@@ -140,11 +141,7 @@ void write_full(std::span<const FileResult> files, const OutputOptions& options,
   for (const FileResult& f : files) {
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
-      SourceLocation at = lines.location(d.range.start);
-      out << style.path(f.display_path) << ':' << at.row << ':' << at.column << ": "
-          << style.severity(d.severity, d.code) << ' ';
-      if (d.fix && d.fix->applicability == Applicability::Safe) out << style.fixable("[*]") << ' ';
-      out << d.message << '\n';
+      write_diagnostic_header(f, lines, d, style, out);
       if (!f.text.empty()) write_snippet(lines, d, style, out);
       if (d.fix && !d.fix->title.empty()) out << "  = help: " << d.fix->title << '\n';
       if (options.show_fixes && d.fix && !d.fix->edits.empty()) write_fix_lines(f, lines, *d.fix, out);
