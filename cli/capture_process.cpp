@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,12 @@
 extern char** environ;
 
 namespace fxlint::cli {
+
+std::chrono::seconds capture_timeout() {
+  const char* env = std::getenv("FXLINT_CAPTURE_TIMEOUT");
+  long seconds = env ? std::strtol(env, nullptr, 10) : 0;
+  return std::chrono::seconds(seconds > 0 ? seconds : 600);
+}
 
 namespace fs = std::filesystem;
 
@@ -119,8 +126,17 @@ ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::
   std::string* sinks[2] = {&result.out, &result.err};
   int open_count = 2;
   char buffer[65536];
+  // A target that never returns must not hang `verify`: stop it at the deadline.
+  const auto deadline = std::chrono::steady_clock::now() + capture_timeout();
+  bool timed_out = false;
   while (open_count > 0) {
-    if (::poll(fds, 2, -1) < 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      ::kill(pid, SIGKILL);
+      timed_out = true;
+      break;
+    }
+    if (::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000))) < 0) {
       if (errno == EINTR) continue;
       break;
     }
@@ -146,6 +162,9 @@ ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::
     result.exit_code = WEXITSTATUS(status);
     if (result.exit_code == 126) result.err += "cannot enter directory " + dir + "\n";
     if (result.exit_code == 127) result.err += "cannot run " + argv_strings[0] + "\n";
+  } else if (timed_out) {
+    result.err += "the capture did not finish within " + std::to_string(capture_timeout().count()) +
+                  " s and was stopped (set FXLINT_CAPTURE_TIMEOUT to allow more)\n";
   } else if (WIFSIGNALED(status)) {
     result.err += "the capture was killed by signal " + std::to_string(WTERMSIG(status)) + "\n";
   }

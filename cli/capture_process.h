@@ -3,6 +3,7 @@
 // process. The interpreter is the one the capture was built for (FXLINT_PYTHON,
 // compiled in), never the first `python3` on PATH, which may lack torch; the
 // package directory is compiled in and can be moved with FXLINT_CAPTURE_PATH.
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -28,7 +29,11 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs `python -m fxlint_capture ARGS...` in `cwd` and collects its output.
+// How long one capture may run: FXLINT_CAPTURE_TIMEOUT seconds, default 600.
+std::chrono::seconds capture_timeout();
+
+// Runs `python -m fxlint_capture ARGS...` in `cwd` and collects its output;
+// a capture still running at the deadline is killed and reported.
 ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
                           const std::filesystem::path& cwd);
 

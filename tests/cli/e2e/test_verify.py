@@ -182,3 +182,10 @@ def test_fix_verify_without_targets_is_a_usage_error(project):
     assert result.returncode == 2
     assert "'--verify' captures the config's verify targets" in result.stderr
     assert "[[tool.fxlint.verify.targets]]" in result.stderr
+
+
+def test_a_capture_that_never_returns_is_stopped(project):
+    project.write("loop.py", "import torch\n\n\ndef spin(x):\n    while True:\n        x = x + 1\n")
+    result = project.run("verify", "loop.py:spin", "float32[2]", env={"FXLINT_CAPTURE_TIMEOUT": "3"})
+    assert result.returncode == 2
+    assert "did not finish within 3 s" in result.stderr
