@@ -22,10 +22,13 @@ NodeTable NodeTable::build(TSNode root) {
   // Tree-sitter handles of the records, only while building: each node's
   // children are appended together when the queue reaches it.
   std::vector<TSNode> handles;
+  nodes.reserve(1024);
+  handles.reserve(1024);
   nodes.push_back(record_of(root, NodeRecord::kNone, 0));
   handles.push_back(root);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (ts_node_child_count(handles[i]) == 0) continue;  // leaves: most nodes
     ts_tree_cursor_reset(&cursor, handles[i]);
     if (!ts_tree_cursor_goto_first_child(&cursor)) continue;
     uint32_t first = static_cast<uint32_t>(nodes.size());
