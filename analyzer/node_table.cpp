@@ -5,13 +5,13 @@ namespace fxlint {
 namespace {
 
 NodeRecord record_of(TSNode n, uint32_t parent, TSFieldId field) {
+  TSSymbol symbol = ts_node_symbol(n);
   uint8_t flags = 0;
   if (ts_node_is_named(n)) flags |= NodeRecord::Named;
   if (ts_node_is_missing(n)) flags |= NodeRecord::Missing;
   if (ts_node_has_error(n)) flags |= NodeRecord::HasError;
-  if (ts_node_is_error(n)) flags |= NodeRecord::IsError;
-  return {ts_node_start_byte(n), ts_node_end_byte(n), parent, 0, 0,
-          ts_node_symbol(n),     field,                node_kind(n), flags};
+  if (symbol == static_cast<TSSymbol>(-1)) flags |= NodeRecord::IsError;  // as ts_node_is_error
+  return {ts_node_start_byte(n), ts_node_end_byte(n), parent, 0, 0, symbol, field, symbol_kind(symbol), flags};
 }
 
 }  // namespace
