@@ -1,9 +1,7 @@
 #include "analyzer/syntax_tree.h"
 
 #include <array>
-#include <atomic>
 #include <cstring>
-#include <unordered_map>
 
 namespace fxlint {
 
@@ -42,13 +40,17 @@ TSPoint point_at(std::string_view text, uint32_t offset) {
 // Field names come from string literals: cache their ids by pointer so a
 // lookup is not a string search over the grammar's field table every time.
 Node Node::field(const char* name) const {
-  thread_local std::unordered_map<const char*, TSFieldId> ids;
-  auto it = ids.find(name);
-  if (it == ids.end()) {
-    TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)));
-    it = ids.emplace(name, id).first;
+  // Direct-mapped by address: a few dozen literals, asked constantly.
+  struct Slot {
+    const char* name = nullptr;
+    TSFieldId id = 0;
+  };
+  thread_local std::array<Slot, 256> ids{};
+  Slot& slot = ids[(reinterpret_cast<uintptr_t>(name) >> 1) & 255];
+  if (slot.name != name) {
+    slot = {name, ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)))};
   }
-  TSFieldId id = it->second;
+  TSFieldId id = slot.id;
   if (id == 0) return Node();
   for (uint32_t i = 0, n = child_count(); i < n; ++i) {
     if (base_[rec().first_child + i].field == id) return child(i);
@@ -78,7 +80,7 @@ std::vector<Node> Node::children() const {
   return out;
 }
 
-Node Node::unparenthesized() const {
+Node Node::unwrap_parentheses() const {
   Node n = *this;
   while (n.is(NodeKind::ParenthesizedExpression) && n.named_child_count() > 0) {
     Node inner;

@@ -50,8 +50,8 @@ class Node {
   bool is_missing() const { return rec().has(NodeRecord::Missing); }
   bool is_error() const { return rec().has(NodeRecord::IsError); }
   bool has_error() const { return rec().has(NodeRecord::HasError); }
-  // Skips parentheses: `((x))` -> `x`.
-  Node unparenthesized() const;
+  // Skips parentheses: `((x))` -> `x`. Inline for the common unwrapped case.
+  Node unparenthesized() const { return is(NodeKind::ParenthesizedExpression) ? unwrap_parentheses() : *this; }
   // The following sibling, named or not (invalid Node after the last).
   Node next_sibling() const {
     uint32_t parent = rec().parent;
@@ -65,6 +65,7 @@ class Node {
   friend bool operator==(const Node& a, const Node& b) { return a.base_ == b.base_ && a.index_ == b.index_; }
 
  private:
+  Node unwrap_parentheses() const;
   const NodeRecord& rec() const { return base_[index_]; }
   Node at(uint32_t i) const { return i == NodeRecord::kNone ? Node() : Node(base_, i); }
 
