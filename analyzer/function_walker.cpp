@@ -207,22 +207,22 @@ class Walker final : public WalkContext {
       default:
         break;
     }
-    if (const Value* cached = cache_.find(expr.raw().id)) return *cached;
+    if (const Value* cached = cache_.find(expr.id())) return *cached;
     return const_cast<Walker*>(this)->infer_quiet(expr);
   }
 
   const CallParts& call_parts(Node call) const override {
-    auto it = calls_.find(call.raw().id);
-    if (it == calls_.end()) it = calls_.emplace(call.raw().id, split_call(call, src_)).first;
+    auto it = calls_.find(call.id());
+    if (it == calls_.end()) it = calls_.emplace(call.id(), split_call(call, src_)).first;
     return it->second;
   }
 
   // Checks ask the meaning of the same callee many times: remember it per node.
   std::string resolve(Node expr) const override {
-    auto it = resolved_.find(expr.raw().id);
+    auto it = resolved_.find(expr.id());
     if (it != resolved_.end()) return it->second;
     std::string r = resolve_uncached(expr);
-    resolved_.emplace(expr.raw().id, r);
+    resolved_.emplace(expr.id(), r);
     return r;
   }
 
@@ -1032,7 +1032,7 @@ class Walker final : public WalkContext {
   Value eval(Node e, bool test = false) {
     if (!e || !e.is_named()) return Value::unknown();
     Value v = eval_uncached(e, test);
-    if (!is_cheap(e)) cache_.set(e.raw().id, v);
+    if (!is_cheap(e)) cache_.set(e.id(), v);
     return v;
   }
 
@@ -1077,7 +1077,7 @@ class Walker final : public WalkContext {
         Node cu = callee.unparenthesized();
         if (cu.is(NodeKind::Attribute)) {
           eval(cu.field("object"));
-          cache_.set(cu.raw().id, attribute_value(cu));
+          cache_.set(cu.id(), attribute_value(cu));
         } else {
           eval(callee);
         }

@@ -45,9 +45,10 @@ const std::vector<NodeKind>& symbol_table() {
 
 }  // namespace
 
-NodeKind node_kind(TSNode node) {
+NodeKind node_kind(TSNode node) { return symbol_kind(ts_node_symbol(node)); }
+
+NodeKind symbol_kind(TSSymbol sym) {
   const auto& table = symbol_table();
-  TSSymbol sym = ts_node_symbol(node);
   if (sym == static_cast<TSSymbol>(-1)) return NodeKind::Error;  // ts_builtin_sym_error
   return sym < table.size() ? table[sym] : NodeKind::Other;
 }

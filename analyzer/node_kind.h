@@ -66,5 +66,7 @@ enum class NodeKind : uint8_t {
 extern "C" const TSLanguage* tree_sitter_python(void);
 
 NodeKind node_kind(TSNode node);
+// The kind of a symbol as ts_node_symbol reports it.
+NodeKind symbol_kind(TSSymbol symbol);
 
 }  // namespace fxlint

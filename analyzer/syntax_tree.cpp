@@ -1,9 +1,7 @@
 #include "analyzer/syntax_tree.h"
 
 #include <array>
-#include <atomic>
 #include <cstring>
-#include <unordered_map>
 
 namespace fxlint {
 
@@ -37,96 +35,41 @@ TSPoint point_at(std::string_view text, uint32_t offset) {
   return point_after({0, 0}, text.substr(0, offset));
 }
 
-// Bumped whenever a tree is freed or edited: memo entries of older
-// generations may name addresses a new tree reuses.
-std::atomic<uint64_t> tree_generation{1};
-
-// Tree-sitter finds a field child by scanning the node's children, and the
-// walker and the checks ask the same node for the same field several times (a
-// call's "function" is read by the walker, split_call and most checks). A small
-// direct-mapped memo per thread answers the repeats.
-class FieldMemo {
- public:
-  bool find(TSNode node, TSFieldId field, uint64_t generation, TSNode& child) const {
-    const Entry& e = entries_[slot(node, field)];
-    if (e.generation != generation || e.id != node.id || e.tree != node.tree || e.start != node.context[0] ||
-        e.field != field) {
-      return false;
-    }
-    child = e.child;
-    return true;
-  }
-  void store(TSNode node, TSFieldId field, uint64_t generation, TSNode child) {
-    entries_[slot(node, field)] = {node.id, node.tree, generation, node.context[0], field, child};
-  }
-
- private:
-  struct Entry {
-    const void* id = nullptr;
-    const TSTree* tree = nullptr;
-    uint64_t generation = 0;
-    uint32_t start = 0;
-    TSFieldId field = 0;
-    TSNode child{};
-  };
-  static size_t slot(TSNode node, TSFieldId field) {
-    uint64_t h = (reinterpret_cast<uintptr_t>(node.id) ^ field) * 0x9E3779B97F4A7C15ull;
-    return static_cast<size_t>(h >> 54);  // 1024 entries
-  }
-  std::array<Entry, 1024> entries_{};
-};
-
-struct CursorStack {
-  std::vector<TSTreeCursor*> cursors;
-  size_t depth = 0;
-  ~CursorStack() {
-    for (TSTreeCursor* c : cursors) {
-      ts_tree_cursor_delete(c);
-      delete c;
-    }
-  }
-};
-
-CursorStack& cursor_stack() {
-  thread_local CursorStack stack;
-  return stack;
-}
-
 }  // namespace
-
-PooledCursor::PooledCursor(TSNode node) {
-  CursorStack& s = cursor_stack();
-  if (s.depth == s.cursors.size()) {
-    s.cursors.push_back(new TSTreeCursor(ts_tree_cursor_new(node)));
-  } else {
-    ts_tree_cursor_reset(s.cursors[s.depth], node);
-  }
-  cursor_ = s.cursors[s.depth++];
-}
-
-PooledCursor::~PooledCursor() { --cursor_stack().depth; }
 
 // Field names come from string literals: cache their ids by pointer so a
 // lookup is not a string search over the grammar's field table every time.
 Node Node::field(const char* name) const {
-  thread_local std::unordered_map<const char*, TSFieldId> ids;
-  auto it = ids.find(name);
-  if (it == ids.end()) {
-    TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)));
-    it = ids.emplace(name, id).first;
+  // Direct-mapped by address: a few dozen literals, asked constantly.
+  struct Slot {
+    const char* name = nullptr;
+    TSFieldId id = 0;
+  };
+  thread_local std::array<Slot, 256> ids{};
+  Slot& slot = ids[(reinterpret_cast<uintptr_t>(name) >> 1) & 255];
+  if (slot.name != name) {
+    slot = {name, ts_language_field_id_for_name(tree_sitter_python(), name, static_cast<uint32_t>(std::strlen(name)))};
   }
-  thread_local FieldMemo memo;
-  uint64_t generation = tree_generation.load(std::memory_order_relaxed);
-  TSNode child;
-  if (memo.find(node_, it->second, generation, child)) return Node(child);
-  child = ts_node_child_by_field_id(node_, it->second);
-  memo.store(node_, it->second, generation, child);
-  return Node(child);
+  TSFieldId id = slot.id;
+  if (id == 0) return Node();
+  for (uint32_t i = 0, n = child_count(); i < n; ++i) {
+    if (base_[rec().first_child + i].field == id) return child(i);
+  }
+  return Node();
 }
 
-void SyntaxTree::TreeDeleter::operator()(TSTree* t) const {
-  tree_generation.fetch_add(1, std::memory_order_relaxed);
-  ts_tree_delete(t);
+uint32_t Node::named_child_count() const {
+  uint32_t count = 0;
+  for_each_child(*this, [&](Node c) { count += c.is_named(); });
+  return count;
+}
+
+Node Node::named_child(uint32_t i) const {
+  for (uint32_t k = 0, n = child_count(); k < n; ++k) {
+    Node c = child(k);
+    if (c.is_named() && i-- == 0) return c;
+  }
+  return Node();
 }
 
 std::vector<Node> Node::children() const {
@@ -137,7 +80,7 @@ std::vector<Node> Node::children() const {
   return out;
 }
 
-Node Node::unparenthesized() const {
+Node Node::unwrap_parentheses() const {
   Node n = *this;
   while (n.is(NodeKind::ParenthesizedExpression) && n.named_child_count() > 0) {
     Node inner;
@@ -159,12 +102,17 @@ SyntaxTree SyntaxTree::parse(std::string text) {
   return SyntaxTree(std::move(text), tree);
 }
 
+Node SyntaxTree::root() const {
+  std::call_once(table_->once, [this] { table_->table = NodeTable::build(ts_tree_root_node(tree_.get())); });
+  return Node(table_->table.data(), 0);
+}
+
 Node SyntaxTree::first_error() const {
   Node found;
   if (!root().has_error()) return found;
   for_each_descendant(root(), [&](Node n) {
     if (found) return false;
-    if (ts_node_is_error(n.raw()) || n.is_missing()) {
+    if (n.is_error() || n.is_missing()) {
       found = n;
       return false;
     }
@@ -177,7 +125,7 @@ size_t SyntaxTree::error_count() const {
   size_t count = 0;
   if (!root().has_error()) return 0;
   for_each_descendant(root(), [&](Node n) {
-    if (ts_node_is_error(n.raw()) || n.is_missing()) ++count;
+    if (n.is_error() || n.is_missing()) ++count;
     return n.has_error();
   });
   return count;
@@ -192,7 +140,6 @@ std::vector<TextRange> SyntaxTree::edit(TextRange replaced, std::string_view rep
   e.old_end_point = point_at(text_, replaced.end);
   e.new_end_point = point_after(e.start_point, replacement);
   text_.replace(replaced.start, replaced.length(), replacement);
-  tree_generation.fetch_add(1, std::memory_order_relaxed);
   ts_tree_edit(tree_.get(), &e);
   TSTree* fresh = ts_parser_parse_string(thread_parser(), tree_.get(), text_.data(),
                                          static_cast<uint32_t>(text_.size()));
@@ -202,6 +149,7 @@ std::vector<TextRange> SyntaxTree::edit(TextRange replaced, std::string_view rep
   for (uint32_t i = 0; i < count; ++i) out.push_back({ranges[i].start_byte, ranges[i].end_byte});
   free(ranges);
   tree_.reset(fresh);
+  table_ = std::make_unique<LazyTable>();
   return out;
 }
 

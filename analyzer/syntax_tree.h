@@ -1,8 +1,10 @@
 #pragma once
 // A thin RAII layer over tree-sitter: a parsed Python text that owns its tree,
-// and a value-type Node with the accessors the analyzer needs. The tree keeps
+// and a value-type Node with the accessors the analyzer needs, answered from
+// the tree's NodeTable. The tree keeps
 // the text it was parsed from (nodes refer to it by byte offsets).
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,127 +12,124 @@
 #include <tree_sitter/api.h>
 
 #include "analyzer/node_kind.h"
+#include "analyzer/node_table.h"
 #include "core/text_range.h"
 
 namespace fxlint {
 
+// A node of a SyntaxTree: a position in its NodeTable. Valid while the tree
+// lives and is not edited.
 class Node {
  public:
-  Node() : node_{} {}
-  explicit Node(TSNode n) : node_(n) {}
+  Node() = default;
+  Node(const NodeRecord* base, uint32_t index) : base_(base), index_(index) {}
 
-  bool valid() const { return !ts_node_is_null(node_); }
+  bool valid() const { return base_ != nullptr; }
   explicit operator bool() const { return valid(); }
-  NodeKind kind() const { return valid() ? node_kind(node_) : NodeKind::Other; }
+  NodeKind kind() const { return valid() ? rec().kind : NodeKind::Other; }
   bool is(NodeKind k) const { return kind() == k; }
-  const char* type() const { return ts_node_type(node_); }
+  const char* type() const { return ts_language_symbol_name(tree_sitter_python(), rec().symbol); }
 
-  TextRange range() const { return {ts_node_start_byte(node_), ts_node_end_byte(node_)}; }
-  uint32_t start() const { return ts_node_start_byte(node_); }
-  uint32_t end() const { return ts_node_end_byte(node_); }
+  TextRange range() const { return {rec().start, rec().end}; }
+  uint32_t start() const { return rec().start; }
+  uint32_t end() const { return rec().end; }
   std::string_view text(std::string_view source) const {
     return source.substr(start(), end() - start());
   }
 
+  // The first child in the field `name` (a grammar field name).
   Node field(const char* name) const;
-  Node parent() const { return Node(ts_node_parent(node_)); }
-  uint32_t child_count() const { return ts_node_child_count(node_); }
-  Node child(uint32_t i) const { return Node(ts_node_child(node_, i)); }
-  uint32_t named_child_count() const { return ts_node_named_child_count(node_); }
-  Node named_child(uint32_t i) const { return Node(ts_node_named_child(node_, i)); }
+  Node parent() const { return at(rec().parent); }
+  uint32_t child_count() const { return rec().child_count; }
+  Node child(uint32_t i) const { return i < rec().child_count ? at(rec().first_child + i) : Node(); }
+  uint32_t named_child_count() const;
+  Node named_child(uint32_t i) const;
   // Named children that are not comments.
   std::vector<Node> children() const;
-  bool is_named() const { return ts_node_is_named(node_); }
-  bool is_missing() const { return ts_node_is_missing(node_); }
-  bool has_error() const { return ts_node_has_error(node_); }
-  // Skips parentheses: `((x))` -> `x`.
-  Node unparenthesized() const;
+  bool is_named() const { return rec().has(NodeRecord::Named); }
+  bool is_missing() const { return rec().has(NodeRecord::Missing); }
+  bool is_error() const { return rec().has(NodeRecord::IsError); }
+  bool has_error() const { return rec().has(NodeRecord::HasError); }
+  // Skips parentheses: `((x))` -> `x`. Inline for the common unwrapped case.
+  Node unparenthesized() const { return is(NodeKind::ParenthesizedExpression) ? unwrap_parentheses() : *this; }
+  // The following sibling, named or not (invalid Node after the last).
+  Node next_sibling() const {
+    uint32_t parent = rec().parent;
+    if (parent == NodeRecord::kNone) return Node();
+    const NodeRecord& p = base_[parent];
+    return index_ + 1 < p.first_child + p.child_count ? at(index_ + 1) : Node();
+  }
 
-  TSNode raw() const { return node_; }
-  friend bool operator==(const Node& a, const Node& b) { return ts_node_eq(a.node_, b.node_); }
-
- private:
-  TSNode node_;
-};
-
-// Cursors reused per thread and nesting depth: child iteration happens at every
-// node, and a fresh cursor would allocate its stack each time.
-class PooledCursor {
- public:
-  explicit PooledCursor(TSNode node);
-  ~PooledCursor();
-  PooledCursor(const PooledCursor&) = delete;
-  PooledCursor& operator=(const PooledCursor&) = delete;
-  TSTreeCursor* get() const { return cursor_; }
+  // Identity for per-node caches; unique among the nodes alive.
+  const void* id() const { return base_ + index_; }
+  friend bool operator==(const Node& a, const Node& b) { return a.base_ == b.base_ && a.index_ == b.index_; }
 
  private:
-  TSTreeCursor* cursor_;
+  Node unwrap_parentheses() const;
+  const NodeRecord& rec() const { return base_[index_]; }
+  Node at(uint32_t i) const { return i == NodeRecord::kNone ? Node() : Node(base_, i); }
+
+  const NodeRecord* base_ = nullptr;
+  uint32_t index_ = 0;
 };
 
-// Calls fn(Node) for every child, named or not, in order. Linear in the child
-// count (indexed access is quadratic on wide nodes such as a long module).
+// Calls fn(Node) for every child, named or not, in order.
 template <typename Fn>
 void for_each_child(Node node, Fn&& fn) {
-  PooledCursor pooled(node.raw());
-  TSTreeCursor* cursor = pooled.get();
-  if (ts_tree_cursor_goto_first_child(cursor)) {
-    do {
-      fn(Node(ts_tree_cursor_current_node(cursor)));
-    } while (ts_tree_cursor_goto_next_sibling(cursor));
-  }
+  for (uint32_t i = 0, n = node.child_count(); i < n; ++i) fn(node.child(i));
 }
 
 // Pre-order walk of `root` and its descendants, named or not. `fn(Node)`
 // returns whether to descend into that node's children.
 template <typename Fn>
 void for_each_descendant(Node root, Fn&& fn) {
-  PooledCursor pooled(root.raw());
-  TSTreeCursor* cursor = pooled.get();
+  Node cur = root;
   for (;;) {
-    bool descend = fn(Node(ts_tree_cursor_current_node(cursor)));
-    if (descend && ts_tree_cursor_goto_first_child(cursor)) continue;
+    if (fn(cur) && cur.child_count() > 0) {
+      cur = cur.child(0);
+      continue;
+    }
     for (;;) {
-      if (ts_tree_cursor_goto_next_sibling(cursor)) break;
-      if (!ts_tree_cursor_goto_parent(cursor)) return;
+      if (cur == root) return;
+      if (Node next = cur.next_sibling()) {
+        cur = next;
+        break;
+      }
+      cur = cur.parent();
     }
   }
 }
 
 // Named, non-comment children as a range, without allocating:
-// `for (Node c : NamedChildren(n))`. Single-pass.
+// `for (Node c : NamedChildren(n))`.
 class NamedChildren {
  public:
   explicit NamedChildren(Node parent) : parent_(parent) {}
   struct Sentinel {};
   class Iterator {
    public:
-    explicit Iterator(TSNode parent) : pooled_(parent), cursor_(pooled_.get()) {
-      valid_ = ts_tree_cursor_goto_first_child(cursor_);
-      skip();
-    }
-    Iterator(const Iterator&) = delete;
-    Iterator& operator=(const Iterator&) = delete;
-    Node operator*() const { return Node(ts_tree_cursor_current_node(cursor_)); }
+    explicit Iterator(Node parent) : parent_(parent), count_(parent.child_count()) { skip(); }
+    Node operator*() const { return parent_.child(i_); }
     Iterator& operator++() {
-      valid_ = ts_tree_cursor_goto_next_sibling(cursor_);
+      ++i_;
       skip();
       return *this;
     }
-    bool operator!=(Sentinel) const { return valid_; }
+    bool operator!=(Sentinel) const { return i_ < count_; }
 
    private:
     void skip() {
-      while (valid_) {
-        Node n(ts_tree_cursor_current_node(cursor_));
+      while (i_ < count_) {
+        Node n = parent_.child(i_);
         if (n.is_named() && !n.is(NodeKind::Comment)) return;
-        valid_ = ts_tree_cursor_goto_next_sibling(cursor_);
+        ++i_;
       }
     }
-    PooledCursor pooled_;
-    TSTreeCursor* cursor_;
-    bool valid_ = false;
+    Node parent_;
+    uint32_t count_;
+    uint32_t i_ = 0;
   };
-  Iterator begin() const { return Iterator(parent_.raw()); }
+  Iterator begin() const { return Iterator(parent_); }
   Sentinel end() const { return {}; }
 
  private:
@@ -146,9 +145,10 @@ class SyntaxTree {
   SyntaxTree(SyntaxTree&&) noexcept = default;
   SyntaxTree& operator=(SyntaxTree&&) noexcept = default;
 
-  Node root() const { return Node(ts_tree_root_node(tree_.get())); }
+  // The root node; the node table is built on the first call.
+  Node root() const;
   const std::string& text() const { return text_; }
-  bool has_error() const { return root().has_error(); }
+  bool has_error() const { return ts_node_has_error(ts_tree_root_node(tree_.get())); }
 
   // The first ERROR or MISSING node in document order (invalid Node when none).
   Node first_error() const;
@@ -161,12 +161,19 @@ class SyntaxTree {
 
  private:
   struct TreeDeleter {
-    void operator()(TSTree* t) const;  // also invalidates the field memo
+    void operator()(TSTree* t) const { ts_tree_delete(t); }
   };
-  SyntaxTree(std::string text, TSTree* tree) : text_(std::move(text)), tree_(tree) {}
+  // Built once, on demand: a tree only parsed (a syntax check) never needs it.
+  struct LazyTable {
+    std::once_flag once;
+    NodeTable table;
+  };
+  SyntaxTree(std::string text, TSTree* tree)
+      : text_(std::move(text)), tree_(tree), table_(std::make_unique<LazyTable>()) {}
 
   std::string text_;
   std::unique_ptr<TSTree, TreeDeleter> tree_;
+  std::unique_ptr<LazyTable> table_;
 };
 
 }  // namespace fxlint

@@ -11,6 +11,7 @@ namespace fxlint::cli {
 void write_concise(std::span<const FileResult> files, const OutputOptions& options, std::ostream& out) {
   Style style(options.color);
   for (const FileResult& f : files) {
+    if (f.diagnostics.empty()) continue;  // spare indexing the lines of a clean file
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) write_diagnostic_header(f, lines, d, style, out);
   }

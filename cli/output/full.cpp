@@ -139,6 +139,7 @@ void write_fix_lines(const FileResult& f, const LineIndex& lines, const Fix& fix
 void write_full(std::span<const FileResult> files, const OutputOptions& options, std::ostream& out) {
   Style style(options.color);
   for (const FileResult& f : files) {
+    if (f.diagnostics.empty()) continue;  // spare indexing the lines of a clean file
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
       write_diagnostic_header(f, lines, d, style, out);

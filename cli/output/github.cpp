@@ -29,6 +29,7 @@ std::string escape(std::string_view s, bool property) {
 
 void write_github(std::span<const FileResult> files, std::ostream& out) {
   for (const FileResult& f : files) {
+    if (f.diagnostics.empty()) continue;  // spare indexing the lines of a clean file
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
       Span s = span_of(lines, d.range);

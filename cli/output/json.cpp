@@ -29,6 +29,7 @@ nlohmann::json fix_json(const LineIndex& lines, const Fix& fix) {
 void write_json(std::span<const FileResult> files, std::ostream& out) {
   nlohmann::json all = nlohmann::json::array();
   for (const FileResult& f : files) {
+    if (f.diagnostics.empty()) continue;  // spare indexing the lines of a clean file
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
       Span s = span_of(lines, d.range);

@@ -56,6 +56,7 @@ nlohmann::json fix_json(const FileResult& f, const LineIndex& lines, const Fix& 
 void write_sarif(std::span<const FileResult> files, std::ostream& out) {
   nlohmann::json results = nlohmann::json::array();
   for (const FileResult& f : files) {
+    if (f.diagnostics.empty()) continue;  // spare indexing the lines of a clean file
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
       nlohmann::json result = {
