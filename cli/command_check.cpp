@@ -136,6 +136,7 @@ int run_check(std::span<const std::string> argv, Io& io) {
   std::optional<std::string> output_file = args.last("--output-file");
   if (output_file && output_file->empty()) throw UsageError("'--output-file' needs a file name");
 
+  request.release_memory = false;  // `check` ends the process once it has reported
   LintOutcome outcome = run_lint(request, io.in, io.cwd);
   bool found = false;
   for (const FileResult& f : outcome.files) found = found || !f.diagnostics.empty();

@@ -122,6 +122,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     group.options.scope = key.first;
     if (!key.second.empty()) group.options.torch_version = key.second;
     group.options.jobs = request.jobs;
+    group.options.release_memory = request.release_memory;
     for (const Config* c : group.configs) {
       append_unique(group.options.entry_points, c->entry_points);
       append_unique(group.options.compile_functions, c->compile_functions);

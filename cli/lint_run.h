@@ -25,6 +25,7 @@ struct LintRequest {
   RuleSelection selection;  // --select / --extend-select / --ignore
   DiscoveryOptions discovery;
   unsigned jobs = 0;  // 0 = all cores
+  bool release_memory = true;  // false: the process exits right after (see CheckOptions)
 };
 
 struct FileResult {

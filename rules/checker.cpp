@@ -188,6 +188,7 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
     out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options, second);
   });
+  if (!options.release_memory) new std::vector<ParsedFile>(std::move(files));  // see CheckOptions
   return out;
 }
 

@@ -31,6 +31,10 @@ struct CheckOptions {
   // torch version the fixes target ("2.3"): decides the compile-guard spelling.
   std::string torch_version = "2.3";
   unsigned jobs = 1;  // 0 = all cores
+  // False when the process ends right after this call (`fxlint check`): the
+  // parsed trees are then left to the operating system, which takes them back
+  // at exit faster than freeing them node by node (clang's -disable-free).
+  bool release_memory = true;
 };
 
 // Diagnostics per input, in input order, each list sorted by position.
