@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cli/parallel.h"
+#include "core/parallel.h"
 
 namespace fxlint::cli {
 

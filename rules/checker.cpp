@@ -1,40 +1,20 @@
 #include "rules/checker.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "analyzer/file_model.h"
 #include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
 #include "analyzer/syntax_tree.h"
 #include "core/line_index.h"
+#include "core/parallel.h"
 #include "rules/check.h"
 #include "rules/suppressions.h"
 
 namespace fxlint {
 
 namespace {
-
-// Runs fn(i) for i in [0, n) on up to `jobs` threads.
-template <typename Fn>
-void parallel_for(size_t n, unsigned jobs, Fn&& fn) {
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<size_t>(jobs, n));
-  if (jobs <= 1) {
-    for (size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) {
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < n; i = next++) fn(i);
-    });
-  }
-  for (auto& t : threads) t.join();
-}
 
 // Offset of the first byte that is not valid UTF-8, or npos.
 size_t invalid_utf8_offset(std::string_view s) {

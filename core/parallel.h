@@ -1,12 +1,13 @@
 #pragma once
 // Runs fn(i) for i in [0, count) on up to `jobs` threads (0 = all cores).
 // fn must not throw.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <thread>
 #include <vector>
 
-namespace fxlint::cli {
+namespace fxlint {
 
 inline unsigned effective_jobs(unsigned jobs) {
   if (jobs != 0) return jobs;
@@ -31,4 +32,4 @@ void parallel_for(size_t count, unsigned jobs, Fn fn) {
   for (std::thread& th : pool) th.join();
 }
 
-}  // namespace fxlint::cli
+}  // namespace fxlint
