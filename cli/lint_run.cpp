@@ -136,16 +136,6 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     }
   }
 
-  for (FileResult& f : outcome.files) {
-    for (Diagnostic& d : f.diagnostics) {
-      // A rule the target has off but the user selected by code is shown as a warning.
-      if (d.severity == Severity::Off) d.severity = Severity::Warning;
-    }
-    std::stable_sort(f.diagnostics.begin(), f.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      if (a.range.start != b.range.start) return a.range.start < b.range.start;
-      return a.code < b.code;
-    });
-  }
   std::stable_sort(outcome.files.begin(), outcome.files.end(),
                    [](const FileResult& a, const FileResult& b) { return a.display_path < b.display_path; });
   return outcome;

@@ -55,16 +55,6 @@ LintRun lint_documents(std::span<const Document* const> documents, const FileSet
       run.documents[group.result_index[i]].diagnostics = std::move(found[i]);
     }
   }
-  for (LintedDocument& d : run.documents) {
-    for (Diagnostic& diag : d.diagnostics) {
-      // A rule the target has off but the user selected is shown as a warning, as in `check`.
-      if (diag.severity == Severity::Off) diag.severity = Severity::Warning;
-    }
-    std::stable_sort(d.diagnostics.begin(), d.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      if (a.range.start != b.range.start) return a.range.start < b.range.start;
-      return a.code < b.code;
-    });
-  }
   return run;
 }
 

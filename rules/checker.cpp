@@ -60,6 +60,27 @@ class CompiledCodeDispatcher final : public CodeVisitor {
   std::vector<std::unique_ptr<Check>>& checks_;
 };
 
+// Drops suppressed diagnostics and reports unused suppressions (FX901).
+template <typename Enabled>
+void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view text,
+                                const std::vector<TextRange>& comments, Enabled&& enabled) {
+  LineIndex lines(text);
+  SuppressionSet suppressions = parse_suppressions(text, comments, lines);
+  apply_suppressions(out, suppressions, lines);
+  if (enabled(RuleId::FX901) && !suppressions.skip_file) {
+    for (const Suppression& s : suppressions.items) {
+      if (s.all && !s.used_all) {
+        out.push_back({"FX901", "unused blanket `noqa`", s.range, Severity::Warning, std::nullopt});
+      }
+      for (size_t i = 0; i < s.codes.size(); ++i) {
+        auto id = find_rule(s.codes[i]);
+        if (s.used[i] || !id || !enabled(*id)) continue;
+        out.push_back({"FX901", "unused suppression for " + s.codes[i], s.range, Severity::Warning, std::nullopt});
+      }
+    }
+  }
+}
+
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
                                   const SourceInput& input, const CheckOptions& options,
                                   const ArgumentTypes& arguments) {
@@ -109,21 +130,8 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     out.erase(std::remove_if(out.begin(), out.end(), [](const Diagnostic& d) { return d.code == "FX900"; }), out.end());
   }
 
-  LineIndex lines(text);
-  SuppressionSet suppressions = parse_suppressions(text, file.model.comments, lines);
-  apply_suppressions(out, suppressions, lines);
-  if (enabled(RuleId::FX901) && !suppressions.skip_file) {
-    for (const Suppression& s : suppressions.items) {
-      if (s.all && !s.used_all) {
-        out.push_back({"FX901", "unused blanket `noqa`", s.range, Severity::Warning, std::nullopt});
-      }
-      for (size_t i = 0; i < s.codes.size(); ++i) {
-        auto id = find_rule(s.codes[i]);
-        if (s.used[i] || !id || !enabled(*id)) continue;
-        out.push_back({"FX901", "unused suppression for " + s.codes[i], s.range, Severity::Warning, std::nullopt});
-      }
-    }
-  }
+  // Most files have no comment that could suppress anything: skip the line index then.
+  if (!file.model.comments.empty()) apply_suppression_comments(out, text, file.model.comments, enabled);
   for (Diagnostic& d : out) {
     auto id = find_rule(d.code);
     if (id) d.severity = rule_info(*id).severity_for(input.target);

@@ -37,7 +37,9 @@ struct CheckOptions {
   bool release_memory = true;
 };
 
-// Diagnostics per input, in input order, each list sorted by position.
+// Diagnostics per input, in input order, each list sorted by position (then
+// code). Severities are the target's; a rule the target has off but the user
+// selected is reported as a warning, never Off.
 // Suppression comments are honored and FX901 reported here.
 std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs,
                                                    const CheckOptions& options);
