@@ -18,23 +18,6 @@ TSParser* thread_parser() {
   return holder.parser;
 }
 
-TSPoint point_after(TSPoint start, std::string_view text) {
-  TSPoint p = start;
-  for (char c : text) {
-    if (c == '\n') {
-      ++p.row;
-      p.column = 0;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
-}
-
-TSPoint point_at(std::string_view text, uint32_t offset) {
-  return point_after({0, 0}, text.substr(0, offset));
-}
-
 }  // namespace
 
 // Field names come from string literals: cache their ids by pointer so a
@@ -99,12 +82,9 @@ Node Node::unwrap_parentheses() const {
 SyntaxTree SyntaxTree::parse(std::string text) {
   TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, text.data(),
                                         static_cast<uint32_t>(text.size()));
-  return SyntaxTree(std::move(text), tree);
-}
-
-Node SyntaxTree::root() const {
-  std::call_once(table_->once, [this] { table_->table = NodeTable::build(ts_tree_root_node(tree_.get())); });
-  return Node(table_->table.data(), 0);
+  NodeTable table = NodeTable::build(tree);
+  ts_tree_delete(tree);
+  return SyntaxTree(std::move(text), std::move(table));
 }
 
 Node SyntaxTree::first_error() const {
@@ -129,28 +109,6 @@ size_t SyntaxTree::error_count() const {
     return n.has_error();
   });
   return count;
-}
-
-std::vector<TextRange> SyntaxTree::edit(TextRange replaced, std::string_view replacement) {
-  TSInputEdit e;
-  e.start_byte = replaced.start;
-  e.old_end_byte = replaced.end;
-  e.new_end_byte = replaced.start + static_cast<uint32_t>(replacement.size());
-  e.start_point = point_at(text_, replaced.start);
-  e.old_end_point = point_at(text_, replaced.end);
-  e.new_end_point = point_after(e.start_point, replacement);
-  text_.replace(replaced.start, replaced.length(), replacement);
-  ts_tree_edit(tree_.get(), &e);
-  TSTree* fresh = ts_parser_parse_string(thread_parser(), tree_.get(), text_.data(),
-                                         static_cast<uint32_t>(text_.size()));
-  uint32_t count = 0;
-  TSRange* ranges = ts_tree_get_changed_ranges(tree_.get(), fresh, &count);
-  std::vector<TextRange> out;
-  for (uint32_t i = 0; i < count; ++i) out.push_back({ranges[i].start_byte, ranges[i].end_byte});
-  free(ranges);
-  tree_.reset(fresh);
-  table_ = std::make_unique<LazyTable>();
-  return out;
 }
 
 }  // namespace fxlint

@@ -1,10 +1,7 @@
 #pragma once
-// A thin RAII layer over tree-sitter: a parsed Python text that owns its tree,
-// and a value-type Node with the accessors the analyzer needs, answered from
-// the tree's NodeTable. The tree keeps
-// the text it was parsed from (nodes refer to it by byte offsets).
-#include <memory>
-#include <mutex>
+// A thin RAII layer over tree-sitter: a parsed Python text, flattened into a
+// NodeTable, and a value-type Node with the accessors the analyzer needs. The
+// tree keeps the text it was parsed from (nodes refer to it by byte offsets).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +23,7 @@ class Node {
 
   bool valid() const { return base_ != nullptr; }
   explicit operator bool() const { return valid(); }
-  NodeKind kind() const { return valid() ? rec().kind : NodeKind::Other; }
+  NodeKind kind() const { return valid() ? static_cast<NodeKind>(rec().kind) : NodeKind::Other; }
   bool is(NodeKind k) const { return kind() == k; }
   const char* type() const { return ts_language_symbol_name(tree_sitter_python(), rec().symbol); }
 
@@ -39,6 +36,8 @@ class Node {
 
   // The first child in the field `name` (a grammar field name).
   Node field(const char* name) const;
+  // This node's field in its parent (a grammar field id, 0 when none).
+  TSFieldId field_id() const { return rec().field; }
   Node parent() const { return at(rec().parent); }
   uint32_t child_count() const { return rec().child_count; }
   Node child(uint32_t i) const { return i < rec().child_count ? at(rec().first_child + i) : Node(); }
@@ -46,16 +45,16 @@ class Node {
   Node named_child(uint32_t i) const;
   // Named children that are not comments.
   std::vector<Node> children() const;
-  bool is_named() const { return rec().has(NodeRecord::Named); }
-  bool is_missing() const { return rec().has(NodeRecord::Missing); }
-  bool is_error() const { return rec().has(NodeRecord::IsError); }
-  bool has_error() const { return rec().has(NodeRecord::HasError); }
+  bool is_named() const { return (rec().flags & FXLINT_NODE_NAMED) != 0; }
+  bool is_missing() const { return (rec().flags & FXLINT_NODE_MISSING) != 0; }
+  bool is_error() const { return (rec().flags & FXLINT_NODE_IS_ERROR) != 0; }
+  bool has_error() const { return (rec().flags & FXLINT_NODE_HAS_ERROR) != 0; }
   // Skips parentheses: `((x))` -> `x`. Inline for the common unwrapped case.
   Node unparenthesized() const { return is(NodeKind::ParenthesizedExpression) ? unwrap_parentheses() : *this; }
   // The following sibling, named or not (invalid Node after the last).
   Node next_sibling() const {
     uint32_t parent = rec().parent;
-    if (parent == NodeRecord::kNone) return Node();
+    if (parent == FXLINT_NODE_NONE) return Node();
     const NodeRecord& p = base_[parent];
     return index_ + 1 < p.first_child + p.child_count ? at(index_ + 1) : Node();
   }
@@ -67,7 +66,7 @@ class Node {
  private:
   Node unwrap_parentheses() const;
   const NodeRecord& rec() const { return base_[index_]; }
-  Node at(uint32_t i) const { return i == NodeRecord::kNone ? Node() : Node(base_, i); }
+  Node at(uint32_t i) const { return i == FXLINT_NODE_NONE ? Node() : Node(base_, i); }
 
   const NodeRecord* base_ = nullptr;
   uint32_t index_ = 0;
@@ -136,7 +135,9 @@ class NamedChildren {
   Node parent_;
 };
 
-// A parsed file. Owns the tree and a copy of the text. Move-only.
+// A parsed file: its text and its node table. Tree-sitter's own tree is
+// released as soon as the table is built, so a checker holding every file of
+// a project holds only the compact tables. Move-only.
 class SyntaxTree {
  public:
   // Parses `text` (UTF-8) with the Python grammar.
@@ -145,35 +146,22 @@ class SyntaxTree {
   SyntaxTree(SyntaxTree&&) noexcept = default;
   SyntaxTree& operator=(SyntaxTree&&) noexcept = default;
 
-  // The root node; the node table is built on the first call.
-  Node root() const;
+  Node root() const { return Node(table_.data(), 0); }
   const std::string& text() const { return text_; }
-  bool has_error() const { return ts_node_has_error(ts_tree_root_node(tree_.get())); }
+  bool has_error() const { return root().has_error(); }
+  // Nodes on the longest path from the root to a leaf.
+  uint32_t depth() const { return table_.depth(); }
 
   // The first ERROR or MISSING node in document order (invalid Node when none).
   Node first_error() const;
   // Number of ERROR and MISSING nodes; the rewriter compares it before and after.
   size_t error_count() const;
 
-  // Incremental update for editors: apply an edit to the text and reparse,
-  // reusing the old tree. Returns the ranges whose syntax changed.
-  std::vector<TextRange> edit(TextRange replaced, std::string_view replacement);
-
  private:
-  struct TreeDeleter {
-    void operator()(TSTree* t) const { ts_tree_delete(t); }
-  };
-  // Built once, on demand: a tree only parsed (a syntax check) never needs it.
-  struct LazyTable {
-    std::once_flag once;
-    NodeTable table;
-  };
-  SyntaxTree(std::string text, TSTree* tree)
-      : text_(std::move(text)), tree_(tree), table_(std::make_unique<LazyTable>()) {}
+  SyntaxTree(std::string text, NodeTable table) : text_(std::move(text)), table_(std::move(table)) {}
 
   std::string text_;
-  std::unique_ptr<TSTree, TreeDeleter> tree_;
-  std::unique_ptr<LazyTable> table_;
+  NodeTable table_;
 };
 
 }  // namespace fxlint

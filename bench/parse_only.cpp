@@ -8,7 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "analyzer/syntax_tree.h"
+#include <tree_sitter/api.h>
+
+extern "C" const TSLanguage* tree_sitter_python();
 
 int main(int argc, char** argv) {
   unsigned jobs = 1;
@@ -26,13 +28,18 @@ int main(int argc, char** argv) {
   if (jobs == 0) jobs = std::thread::hardware_concurrency();
   std::atomic<size_t> next{0}, errors{0};
   auto work = [&] {
+    TSParser* parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
     for (size_t i = next++; i < paths.size(); i = next++) {
       std::ifstream in(paths[i], std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
-      fxlint::SyntaxTree tree = fxlint::SyntaxTree::parse(ss.str());
-      if (tree.has_error()) ++errors;
+      std::string text = ss.str();
+      TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+      if (ts_node_has_error(ts_tree_root_node(tree))) ++errors;
+      ts_tree_delete(tree);
     }
+    ts_parser_delete(parser);
   };
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(work);

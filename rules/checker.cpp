@@ -36,10 +36,28 @@ bool is_package_path(std::string_view path) {
          path.ends_with("/__init__.pyi");
 }
 
+// Deeper syntax trees are not analyzed: the analysis recurses over
+// expressions, and a thread's stack would not hold tens of thousands of
+// levels. CPython 3.11 already refuses to compile about 3000 nested operators.
+constexpr uint32_t kMaxAnalyzedDepth = 5000;
+
 struct ParsedFile {
   std::unique_ptr<SyntaxTree> tree;
   FileModel model;
+  bool too_deep() const { return tree->depth() > kMaxAnalyzedDepth; }
 };
+
+// The first node (in document order) below the analyzed depth.
+Node first_too_deep(Node root) {
+  std::vector<std::pair<Node, uint32_t>> stack = {{root, 1}};
+  while (!stack.empty()) {
+    auto [n, depth] = stack.back();
+    stack.pop_back();
+    if (depth > kMaxAnalyzedDepth) return n;
+    for (uint32_t i = n.child_count(); i-- > 0;) stack.push_back({n.child(i), depth + 1});
+  }
+  return root;
+}
 
 class CompiledCodeDispatcher final : public CodeVisitor {
  public:
@@ -64,9 +82,9 @@ class CompiledCodeDispatcher final : public CodeVisitor {
 template <typename Enabled>
 void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view text,
                                 const std::vector<TextRange>& comments, Enabled&& enabled) {
-  LineIndex lines(text);
-  SuppressionSet suppressions = parse_suppressions(text, comments, lines);
-  apply_suppressions(out, suppressions, lines);
+  SuppressionSet suppressions = parse_suppressions(text, comments);
+  if (suppressions.items.empty() && !suppressions.skip_file) return;  // most files: no line index needed
+  apply_suppressions(out, suppressions, LineIndex(text));
   if (enabled(RuleId::FX901) && !suppressions.skip_file) {
     for (const Suppression& s : suppressions.items) {
       if (s.all && !s.used_all) {
@@ -94,6 +112,11 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   } else if (file.model.indentation_error && !file.tree->has_error()) {
     out.push_back({"FX900", "syntax error: unexpected indent", *file.model.indentation_error, Severity::Error,
                    std::nullopt});
+  } else if (file.too_deep()) {
+    out.push_back({"FX900",
+                   "nesting too deep to analyze: " + std::to_string(file.tree->depth()) + " levels (at most " +
+                       std::to_string(kMaxAnalyzedDepth) + ")",
+                   first_too_deep(file.tree->root()).range(), Severity::Error, std::nullopt});
   } else if (Node err = file.tree->first_error()) {
     std::string what = err.is_missing() ? "syntax error: expected `" + std::string(err.type()) + "`"
                                         : "syntax error: unexpected `" +
@@ -130,7 +153,6 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     out.erase(std::remove_if(out.begin(), out.end(), [](const Diagnostic& d) { return d.code == "FX900"; }), out.end());
   }
 
-  // Most files have no comment that could suppress anything: skip the line index then.
   if (!file.model.comments.empty()) apply_suppression_comments(out, text, file.model.comments, enabled);
   for (Diagnostic& d : out) {
     auto id = find_rule(d.code);
@@ -151,7 +173,14 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   IndexOptions index_options{options.compile_decorators, options.compile_functions};
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
     files[i].tree = std::make_unique<SyntaxTree>(SyntaxTree::parse(inputs[i].text));
-    files[i].model = index_file(*files[i].tree, inputs[i].module_name, is_package_path(inputs[i].path), index_options);
+    bool package = is_package_path(inputs[i].path);
+    if (files[i].too_deep()) {
+      files[i].model.source = files[i].tree->text();
+      files[i].model.module_name = inputs[i].module_name;
+      files[i].model.is_package = package;
+    } else {
+      files[i].model = index_file(*files[i].tree, inputs[i].module_name, package, index_options);
+    }
   });
   std::vector<const FileModel*> models;
   models.reserve(files.size());

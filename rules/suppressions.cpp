@@ -34,8 +34,7 @@ std::vector<std::string> read_codes(std::string_view s) {
 
 }  // namespace
 
-SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments,
-                                  const LineIndex& lines) {
+SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments) {
   SuppressionSet set;
   for (const TextRange& r : comments) {
     std::string_view text = source.substr(r.start, r.length());
@@ -46,7 +45,6 @@ SuppressionSet parse_suppressions(std::string_view source, const std::vector<Tex
     }
     Suppression s;
     s.range = r;
-    s.line = lines.line_of(r.start);
     if (auto p = low.find("fxlint: ignore["); p != std::string::npos) {
       auto close = text.find(']', p);
       if (close == std::string_view::npos) continue;
@@ -83,7 +81,8 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics, SuppressionSet& se
     uint32_t last = lines.line_of(d.range.end > d.range.start ? d.range.end - 1 : d.range.end);
     bool hit = false;
     for (Suppression& s : set.items) {
-      if (s.line != first && s.line != last) continue;
+      uint32_t line = lines.line_of(s.range.start);
+      if (line != first && line != last) continue;
       if (s.all) {
         s.used_all = true;
         hit = true;

@@ -11,8 +11,7 @@
 namespace fxlint {
 
 struct Suppression {
-  TextRange range;                 // the comment
-  uint32_t line = 0;               // 0-based line it applies to
+  TextRange range;                 // the comment; it applies to the comment's line
   bool all = false;                // bare `# noqa`
   std::vector<std::string> codes;  // codes named, as written
   std::vector<bool> used;          // per code
@@ -24,8 +23,7 @@ struct SuppressionSet {
   std::vector<Suppression> items;
 };
 
-SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments,
-                                  const LineIndex& lines);
+SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments);
 
 // Removes suppressed diagnostics; marks the suppressions that were used.
 void apply_suppressions(std::vector<Diagnostic>& diagnostics, SuppressionSet& set, const LineIndex& lines);

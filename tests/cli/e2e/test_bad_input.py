@@ -36,6 +36,32 @@ def test_undecodable_empty_huge_and_symlink_loop(project):
     assert str(root / "huge.py") not in found
 
 
+def test_nesting_too_deep_to_analyze_is_reported_not_a_crash(project):
+    # 100k nested operators and calls: Python itself refuses to compile these.
+    body = " + ".join(["x"] * 100_000)
+    calls = "f(" * 50_000 + "x" + ")" * 50_000
+    project.write("deep.py", f"import torch\n\n@torch.compile\ndef f(x):\n    return {body}\n")
+    project.write("calls.py", f"y = {calls}\n")
+    project.write("fine.py", "def g(x):\n    return " + " + ".join(["x"] * 2000) + "\n")
+    project.write("model.py", MODEL)
+    result = project.run("check", "--scope", "all", "--output-format", "json")
+    assert result.returncode == 1, result.stderr
+    found = by_file(result)
+    root = project.root
+    deep = found[str(root / "deep.py")]
+    assert deep["code"] == "FX900"
+    assert deep["message"] == "nesting too deep to analyze: 100005 levels (at most 5000)"
+    assert deep["location"]["row"] == 5
+    assert found[str(root / "calls.py")]["code"] == "FX900"
+    assert str(root / "fine.py") not in found  # 2000 levels: analyzed
+    assert found[str(root / "model.py")]["code"] == "FX101"
+    before = (root / "deep.py").read_text()
+    result = project.run("fix", "--apply", "--unsafe-fixes", "--scope", "all")
+    assert result.returncode == 1, result.stderr
+    assert "FX900 has no automatic fix (2 errors)" in result.stderr
+    assert (root / "deep.py").read_text() == before
+
+
 def test_directory_named_x_py_given_explicitly(project):
     project.write("x.py/inner.py", MODEL)
     result = project.run("check", "x.py", "--output-format", "concise")
