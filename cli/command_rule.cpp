@@ -23,7 +23,7 @@ nlohmann::json rule_json(const RuleInfo& r) {
   nlohmann::json severity = nlohmann::json::object();
   for (Target t : kTargets) severity[target_name(t)] = severity_name(r.severity_for(t));
   return {{"code", r.code}, {"name", r.name},  {"summary", r.summary},
-          {"severity", severity}, {"url", rule_url(r)}, {"doc", r.doc}};
+          {"severity", severity}, {"doc", r.doc}};
 }
 
 std::string padded(std::string_view s, size_t width) {

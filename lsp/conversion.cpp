@@ -35,7 +35,6 @@ LspDiagnostic to_lsp_diagnostic(const LineIndex& index, const Diagnostic& diagno
   d.range = to_range(index, diagnostic.range);
   d.severity = to_lsp_severity(diagnostic.severity);
   d.code = diagnostic.code;
-  if (std::optional<RuleId> id = find_rule(diagnostic.code)) d.code_description_href = rule_url(rule_info(*id));
   d.message = diagnostic.message;
   if (diagnostic.fix && diagnostic.fix->applicability != Applicability::DisplayOnly) {
     d.data = {{"title", diagnostic.fix->title},

@@ -75,7 +75,6 @@ void to_json(json& j, const LspDiagnostic& d) {
        {"code", d.code},
        {"source", d.source},
        {"message", d.message}};
-  if (d.code_description_href) j["codeDescription"] = {{"href", *d.code_description_href}};
   if (!d.data.is_null()) j["data"] = d.data;
 }
 
@@ -90,9 +89,6 @@ void from_json(const json& j, LspDiagnostic& d) {
     d.code = c.is_string() ? c.get<std::string>() : c.dump();
   }
   d.source = j.value("source", "");
-  if (j.contains("codeDescription") && j["codeDescription"].is_object()) {
-    d.code_description_href = j["codeDescription"].value("href", "");
-  }
   if (j.contains("data")) d.data = j["data"];
 }
 

@@ -89,7 +89,6 @@ struct LspDiagnostic {
   Range range;
   DiagnosticSeverity severity = DiagnosticSeverity::Error;
   std::string code;
-  std::optional<std::string> code_description_href;
   std::string source = "fxlint";
   std::string message;
   json data;  // null when absent; carries the fix, as ruff's server does

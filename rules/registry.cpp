@@ -76,8 +76,4 @@ const char* target_name(Target t) {
   return "fx2onnx";
 }
 
-std::string rule_url(const RuleInfo& info) {
-  return "https://fxlint.dev/rules/" + std::string(info.name);
-}
-
 }  // namespace fxlint

@@ -49,7 +49,4 @@ RuleSet default_rules(Target target);
 std::optional<Target> parse_target(std::string_view name);
 const char* target_name(Target t);
 
-// Documentation URL printed in outputs.
-std::string rule_url(const RuleInfo& info);
-
 }  // namespace fxlint

@@ -43,7 +43,7 @@ void write_json(std::span<const FileResult> files, std::ostream& out) {
           {"location", location_json(s.start)},
           {"end_location", location_json(s.end)},
           {"fix", d.fix ? fix_json(lines, *d.fix) : nlohmann::json(nullptr)},
-          {"url", id ? nlohmann::json(rule_url(rule_info(*id))) : nlohmann::json(nullptr)},
+          {"url", nullptr},
           {"noqa_row", s.start.row},
       });
     }

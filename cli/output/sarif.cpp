@@ -33,7 +33,6 @@ nlohmann::json rules_json() {
         {"shortDescription", {{"text", r.summary}}},
         {"fullDescription", {{"text", doc}}},
         {"help", {{"text", doc}, {"markdown", doc}}},
-        {"helpUri", rule_url(r)},
         {"properties", {{"severity", severities}}},
     });
   }
@@ -81,7 +80,6 @@ void write_sarif(std::span<const FileResult> files, std::ostream& out) {
           {{"driver",
             {{"name", "fxlint"},
              {"version", kVersion},
-             {"informationUri", "https://fxlint.dev"},
              {"rules", rules_json()}}}}},
          {"columnKind", "unicodeCodePoints"},
          {"results", results}}}},
