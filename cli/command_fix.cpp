@@ -16,6 +16,7 @@
 #include "cli/config_resolver.h"
 #include "cli/file_discovery.h"
 #include "cli/fix_verify.h"
+#include "cli/lint_options.h"
 #include "cli/lint_run.h"
 #include "cli/module_name.h"
 #include "cli/rule_selection.h"
@@ -34,23 +35,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kFixOptions[] = {
     {"--apply", "", "", "Write the fixed files (atomically) instead of showing the diff"},
     {"--unsafe-fixes", "", "", "Include unsafe fixes: they may change what the code computes"},
     {"--exit-non-zero-on-fix", "", "", "With --apply, exit 1 when anything was fixed, even if nothing remains"},
     {"--verify", "", "", "Capture the config's verify targets on the fixed code first; refuse the fixes unless all pass"},
-    {"--target", "", "TARGET", "Compiler to prepare for: fx2onnx (default), dynamo, export"},
-    {"--scope", "", "SCOPE", "Lint compile regions only (reachable, default) or every function (all)"},
-    {"--select", "", "CODES", "Rules to enable (comma-separated codes, prefixes, names or ALL); replaces config"},
-    {"--extend-select", "", "CODES", "Rules to enable in addition to those selected"},
-    {"--ignore", "", "CODES", "Rules to disable"},
-    {"--config", "", "FILE", "Use this config file instead of searching for one"},
-    {"--force-exclude", "", "", "Apply exclude settings to paths named on the command line too"},
-    {"--no-respect-gitignore", "", "", "Fix files that .gitignore files exclude"},
-    {"--no-cache", "", "", "Do not read or write a cache (fxlint keeps none yet)"},
-    {"--jobs", "-j", "N", "Threads to use; 0 (default) uses every core"},
-    {"--help", "-h", "", "Print this help"},
 };
+const std::vector<OptionSpec> kOptions = with_lint_options(kFixOptions);
 
 void print_help(std::ostream& out) {
   out << "Apply the fixes: show them as a unified diff, or write them with --apply.\n\n"
@@ -63,53 +54,11 @@ void print_help(std::ostream& out) {
          "internal error, or a file that could not be fixed or written (it is left as it was).\n";
 }
 
-std::vector<std::string> selectors(const ParsedArgs& args, std::string_view option) {
-  std::vector<std::string> out = args.list(option);
-  for (const std::string& s : out) {
-    if (!is_valid_selector(s)) {
-      throw UsageError("invalid value '" + s + "' for '" + std::string(option) +
-                       "': not a rule selector; expected ALL, a code prefix like FX1, a code like "
-                       "FX101 or a rule name (see `fxlint rule --all`)");
-    }
-  }
-  return out;
-}
-
 LintRequest lint_request(const ParsedArgs& args) {
-  LintRequest request;
-  request.paths = args.positionals();
+  LintRequest request = read_lint_request(args);
   for (const std::string& p : request.paths) {
     if (p == "-") throw UsageError("fix works on files; save standard input to a file to fix it");
   }
-  if (auto target = args.last("--target")) {
-    request.target = parse_target(*target);
-    if (!request.target) {
-      throw UsageError("invalid value '" + *target + "' for '--target'; possible values: fx2onnx, dynamo, export");
-    }
-  }
-  if (auto scope = args.last("--scope")) {
-    if (*scope == "reachable") {
-      request.scope = Scope::Reachable;
-    } else if (*scope == "all") {
-      request.scope = Scope::All;
-    } else {
-      throw UsageError("invalid value '" + *scope + "' for '--scope'; possible values: reachable, all");
-    }
-  }
-  if (args.has("--select")) request.selection.select = selectors(args, "--select");
-  request.selection.extend_select = selectors(args, "--extend-select");
-  request.selection.ignore = selectors(args, "--ignore");
-  if (auto config = args.last("--config")) request.config = *config;
-  if (auto jobs = args.last("--jobs")) {
-    bool digits = !jobs->empty() && jobs->size() < 6;
-    for (char c : *jobs) digits = digits && c >= '0' && c <= '9';
-    if (!digits) {
-      throw UsageError("invalid value '" + *jobs + "' for '--jobs'; expected a number of threads (0 = all cores)");
-    }
-    request.jobs = static_cast<unsigned>(std::stoul(*jobs));
-  }
-  request.discovery.force_exclude = args.has("--force-exclude");
-  request.discovery.respect_gitignore = !args.has("--no-respect-gitignore");
   return request;
 }
 
