@@ -47,6 +47,10 @@ struct FunctionInfo {
   StringSet nonlocals;  // declared `nonlocal`
   StringMap<int> nested;  // nested def name -> function
   StringMap<Value> first_values;  // what a local's first binding holds
+
+  // `__init__` of a class: it builds the object, so what it stores on `self`
+  // is construction, not state the compiled code changes.
+  bool is_constructor() const { return cls >= 0 && name == "__init__"; }
 };
 
 struct ClassInfo {

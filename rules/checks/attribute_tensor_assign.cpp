@@ -10,7 +10,7 @@ class AttributeTensorAssign final : public Check {
   using Check::Check;
   void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
     if (!target.is(NodeKind::Attribute) || !value || !ctx.value_of(value).is_tensor()) return;
-    if (ctx.function().name == "__init__") return;  // construction, not traced code
+    if (ctx.function().is_constructor()) return;
     Node object = target.field("object").unparenthesized();
     bool outer = support::is_outer_object(object, ctx) ||
                  (object.is(NodeKind::Identifier) && object.text(ctx.source()) == ctx.self_name() &&

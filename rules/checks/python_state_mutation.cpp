@@ -39,7 +39,7 @@ class PythonStateMutation final : public Check {
   }
 
   void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
-    if (target.is(NodeKind::Attribute) && value && ctx.function().name != "__init__" &&
+    if (target.is(NodeKind::Attribute) && value && !ctx.function().is_constructor() &&
         support::is_outer_object(target, ctx) && ctx.value_of(value).kind == ValueKind::Static) {
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) +
