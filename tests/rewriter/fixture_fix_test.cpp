@@ -10,46 +10,13 @@
 
 #include "rewriter/fix_loop.h"
 #include "rules/checker.h"
+#include "tests/support/fixture_file.h"
 
 namespace fs = std::filesystem;
 using namespace fxlint;
+using namespace fxlint::test;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The fixture's markers are not part of the expected code: a marker after code
-// is cut, a line holding only a marker (one a fix moved) is dropped.
-std::string without_expect_markers(const std::string& text) {
-  std::string out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t marker = line.find("# expect:");
-    if (marker != std::string::npos) {
-      size_t code_end = line.find_last_not_of(" \t", marker == 0 ? std::string::npos : marker - 1);
-      if (marker == 0 || code_end == std::string::npos) continue;
-      line.erase(code_end + 1);
-    }
-    out += line + "\n";
-  }
-  return out;
-}
-
-Target target_of(const std::string& text) {
-  auto p = text.find("# fxlint-test: target=");
-  if (p == std::string::npos) return Target::Fx2Onnx;
-  std::string name;
-  for (size_t i = p + 22; i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])); ++i) {
-    name += text[i];
-  }
-  return parse_target(name).value_or(Target::Fx2Onnx);
-}
 
 struct OneRule {
   RuleId rule;
@@ -76,7 +43,7 @@ FileFixResult fix_text(const std::string& text, const OneRule& lint) {
 }  // namespace
 
 TEST_CASE("rule fixtures come out as their .fixed.py", "[fixtures]") {
-  fs::path dir = fs::path(FXLINT_SOURCE_DIR) / "tests" / "fixtures" / "rules";
+  fs::path dir = rule_fixtures_dir();
   std::vector<fs::path> fixed_files;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().string().ends_with(".fixed.py")) fixed_files.push_back(e.path());
@@ -89,7 +56,7 @@ TEST_CASE("rule fixtures come out as their .fixed.py", "[fixtures]") {
       std::string original = read_file(dir / (code + ".py"));
       std::optional<RuleId> rule = find_rule(code);
       REQUIRE(rule);
-      OneRule lint{*rule, target_of(original), code};
+      OneRule lint{*rule, fixture_target(original), code};
 
       FileFixResult first = fix_text(original, lint);
       INFO(first.error);

@@ -10,55 +10,14 @@
 
 #include "core/line_index.h"
 #include "rules/checker.h"
+#include "tests/support/fixture_file.h"
 
 namespace fs = std::filesystem;
 using namespace fxlint;
-
-namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// line (1-based) -> expected codes
-std::map<uint32_t, std::multiset<std::string>> expected_codes(const std::string& text) {
-  std::map<uint32_t, std::multiset<std::string>> out;
-  std::istringstream in(text);
-  std::string line;
-  uint32_t row = 0;
-  while (std::getline(in, line)) {
-    ++row;
-    auto p = line.find("# expect:");
-    if (p == std::string::npos) continue;
-    std::string rest = line.substr(p + 9);
-    std::string code;
-    for (char c : rest + ",") {
-      if (c == ',' || c == ' ') {
-        if (!code.empty()) out[row].insert(code);
-        code.clear();
-      } else {
-        code += c;
-      }
-    }
-  }
-  return out;
-}
-
-Target target_of(const std::string& text) {
-  auto p = text.find("# fxlint-test: target=");
-  if (p == std::string::npos) return Target::Fx2Onnx;
-  std::string name;
-  for (size_t i = p + 22; i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])); ++i) name += text[i];
-  return parse_target(name).value_or(Target::Fx2Onnx);
-}
-
-}  // namespace
+using namespace fxlint::test;
 
 TEST_CASE("rule fixtures: every marked line flagged, nothing else") {
-  fs::path dir = fs::path(FXLINT_SOURCE_DIR) / "tests" / "fixtures" / "rules";
+  fs::path dir = rule_fixtures_dir();
   std::vector<fs::path> fixtures;
   for (const auto& e : fs::directory_iterator(dir)) {
     std::string name = e.path().filename().string();
@@ -69,7 +28,7 @@ TEST_CASE("rule fixtures: every marked line flagged, nothing else") {
   for (const fs::path& path : fixtures) {
     DYNAMIC_SECTION(path.filename().string()) {
       std::string text = read_file(path);
-      Target target = target_of(text);
+      Target target = fixture_target(text);
       SourceInput input{path.string(), path.stem().string(), text, default_rules(target), target};
       input.enabled.set(static_cast<size_t>(RuleId::FX901));
       std::vector<SourceInput> inputs{input};

@@ -13,18 +13,13 @@
 
 #include "analyzer/node_kind.h"
 #include "analyzer/syntax_tree.h"
+#include "tests/support/fixture_file.h"
 
 namespace fs = std::filesystem;
 using namespace fxlint;
+using fxlint::test::read_file;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Walks tree-sitter's cursor and the table in pre-order side by side; returns
 // "" when they agree, else where they first differ.
