@@ -28,49 +28,60 @@ py::list stack_to_python(const std::vector<StackEntry>& stack) {
   return out;
 }
 
+namespace {
+
+py::dict to_dict(const BreakRecord& b) {
+  py::dict d;
+  d["reason"] = b.info.reason;
+  d["code"] = b.info.code;
+  d["gb_id"] = b.info.gb_id.empty() ? py::object(py::none()) : py::object(py::str(b.info.gb_id));
+  d["user_stack"] = stack_to_python(b.stack);
+  d["graph_index"] = b.graph_index;
+  return d;
+}
+
+py::dict to_dict(const SideEffectRecord& s) {
+  py::dict d;
+  d["kind"] = s.kind;
+  d["target"] = s.target;
+  d["code"] = s.code;
+  d["value_type"] = s.value_type;
+  d["user_stack"] = stack_to_python(s.stack);
+  return d;
+}
+
+py::dict to_dict(const GuardRecord& g) {
+  py::dict d;
+  d["source"] = g.source;
+  d["kind"] = g.kind;
+  d["detail"] = g.detail;
+  return d;
+}
+
+py::dict to_dict(const SpecializationRecord& s) {
+  py::dict d;
+  d["name"] = s.name;
+  d["value"] = s.value;
+  d["type"] = s.value_type;
+  d["user_stack"] = stack_to_python(s.stack);
+  return d;
+}
+
+template <typename Record>
+py::list to_list(const std::vector<Record>& records) {
+  py::list out;
+  for (const Record& r : records) out.append(to_dict(r));
+  return out;
+}
+
+}  // namespace
+
 py::dict Records::to_python() const {
   py::dict out;
-  py::list br;
-  for (const auto& b : breaks) {
-    py::dict d;
-    d["reason"] = b.info.reason;
-    d["code"] = b.info.code;
-    d["gb_id"] = b.info.gb_id.empty() ? py::object(py::none()) : py::object(py::str(b.info.gb_id));
-    d["user_stack"] = stack_to_python(b.stack);
-    d["graph_index"] = b.graph_index;
-    br.append(d);
-  }
-  out["break_reasons"] = br;
-  py::list se;
-  for (const auto& s : side_effects) {
-    py::dict d;
-    d["kind"] = s.kind;
-    d["target"] = s.target;
-    d["code"] = s.code;
-    d["value_type"] = s.value_type;
-    d["user_stack"] = stack_to_python(s.stack);
-    se.append(d);
-  }
-  out["side_effects"] = se;
-  py::list gu;
-  for (const auto& g : guards) {
-    py::dict d;
-    d["source"] = g.source;
-    d["kind"] = g.kind;
-    d["detail"] = g.detail;
-    gu.append(d);
-  }
-  out["guards"] = gu;
-  py::list sp;
-  for (const auto& s : specializations) {
-    py::dict d;
-    d["name"] = s.name;
-    d["value"] = s.value;
-    d["type"] = s.value_type;
-    d["user_stack"] = stack_to_python(s.stack);
-    sp.append(d);
-  }
-  out["specializations"] = sp;
+  out["break_reasons"] = to_list(breaks);
+  out["side_effects"] = to_list(side_effects);
+  out["guards"] = to_list(guards);
+  out["specializations"] = to_list(specializations);
   return out;
 }
 
