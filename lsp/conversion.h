@@ -17,7 +17,7 @@ Range to_range(const LineIndex& index, TextRange range);
 // Fix edits are written with `\n`; `ending` is the document's own.
 std::vector<TextEdit> to_text_edits(const LineIndex& index, const Fix& fix, LineEnding ending);
 
-// Severity, code, link to the rule's page, and the fix (when it has one) in
+// Severity, code, and the fix (when it has one) in
 // `data` as {title, applicability, edits}.
 LspDiagnostic to_lsp_diagnostic(const LineIndex& index, const Diagnostic& diagnostic, LineEnding ending);
 

@@ -126,6 +126,11 @@ void to_json(json& j, const CodeAction& a) {
   if (a.is_preferred) j["isPreferred"] = true;
 }
 
+void from_json(const json& j, TextDocumentPositionParams& p) {
+  p.text_document = field(j, "textDocument").get<TextDocumentIdentifier>();
+  p.position = field(j, "position").get<Position>();
+}
+
 void from_json(const json& j, InitializeParams& p) {
   if (!j.is_object()) throw json::type_error::create(302, "expected an object", &j);
   if (j.contains("rootUri") && j["rootUri"].is_string()) p.root_uri = j["rootUri"].get<std::string>();

@@ -138,6 +138,12 @@ struct CodeAction {
 };
 void to_json(json& j, const CodeAction& a);
 
+struct TextDocumentPositionParams {
+  TextDocumentIdentifier text_document;
+  Position position;
+};
+void from_json(const json& j, TextDocumentPositionParams& p);
+
 // What the server reads from `initialize`; the rest is ignored.
 struct InitializeParams {
   std::optional<std::string> root_uri;

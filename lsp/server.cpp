@@ -7,6 +7,7 @@
 #include "lsp/conversion.h"
 #include "lsp/document_linter.h"
 #include "lsp/fix_all.h"
+#include "lsp/hover.h"
 #include "rewriter/text_style.h"
 
 namespace fxlint::lsp {
@@ -65,6 +66,8 @@ void Server::bind_methods() {
                                                           [this](const auto& p) { did_close(p); });
   dispatcher_.on_request<CodeActionParams>("textDocument/codeAction",
                                            [this](const CodeActionParams& p) { return code_action(p); });
+  dispatcher_.on_request<TextDocumentPositionParams>("textDocument/hover",
+                                                     [this](const TextDocumentPositionParams& p) { return hover(p); });
 }
 
 int Server::run() {
@@ -87,7 +90,8 @@ json Server::initialize(const InitializeParams&) {
       {"capabilities",
        {{"positionEncoding", "utf-16"},
         {"textDocumentSync", {{"openClose", true}, {"change", 2 /* incremental */}, {"save", {{"includeText", false}}}}},
-        {"codeActionProvider", {{"codeActionKinds", {kQuickFixKind, kFixAllKind}}}}}},
+        {"codeActionProvider", {{"codeActionKinds", {kQuickFixKind, kFixAllKind}}}},
+        {"hoverProvider", true}}},
       {"serverInfo", {{"name", "fxlint"}, {"version", options_.version}}},
   };
 }
@@ -181,6 +185,16 @@ json Server::code_action(const CodeActionParams& p) {
     }
   }
   return actions;
+}
+
+json Server::hover(const TextDocumentPositionParams& p) {
+  const Document* doc = documents_.find(p.text_document.uri);
+  if (!doc) return nullptr;
+  auto found = diagnostics_.find(doc->uri);
+  std::span<const Diagnostic> diagnostics;
+  if (found != diagnostics_.end()) diagnostics = found->second;
+  std::optional<Hover> h = rule_hover(doc->text, diagnostics, p.position);
+  return h ? json(*h) : json(nullptr);
 }
 
 void Server::publish(const std::string& uri, std::optional<int> version, const json& diagnostics) {

@@ -43,6 +43,7 @@ class Server {
   void did_save(const DidSaveTextDocumentParams& params);
   void did_close(const DidCloseTextDocumentParams& params);
   json code_action(const CodeActionParams& params);
+  json hover(const TextDocumentPositionParams& params);
 
   // Relints every open document and publishes those whose diagnostics changed.
   void relint();

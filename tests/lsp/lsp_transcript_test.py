@@ -205,6 +205,30 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
         self.assertEqual(self.client.finish(), 0)
 
+    def test_hover_shows_the_rule_documentation(self):
+        caps = self.initialize()["result"]["capabilities"]
+        self.assertTrue(caps["hoverProvider"])
+        text = MODEL.replace("        return x / peak\n", "        return x / peak  # noqa: FX103\n")
+        self.open(text)  # returns once the diagnostics are published
+
+        def hover(line, character):
+            return self.client.request("textDocument/hover", {
+                "textDocument": {"uri": self.uri}, "position": {"line": line, "character": character}})["result"]
+
+        # Inside the `.item()` diagnostic (a UTF-16 column past the emoji).
+        on_item = hover(6, 45)
+        self.assertEqual(on_item["contents"]["kind"], "markdown")
+        self.assertTrue(on_item["contents"]["value"].startswith("# FX101 tensor-item"), on_item)
+        self.assertEqual(on_item["range"], ITEM_RANGE)
+        # On the code in a suppression comment.
+        column = text.split("\n")[8].index("FX103") + 2
+        on_code = hover(8, column)
+        self.assertTrue(on_code["contents"]["value"].startswith("# FX103 tensor-condition"), on_code)
+        self.assertEqual(on_code["range"]["start"], {"line": 8, "character": column - 2})
+        # Nowhere near a diagnostic or a code: nothing.
+        self.assertIsNone(hover(0, 3))
+        self.assertEqual(self.client.finish(), 0)
+
     def test_garbage_gets_an_error_and_the_server_survives(self):
         self.initialize()
         self.client.send_raw(b"{this is not json")
