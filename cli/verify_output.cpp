@@ -54,7 +54,14 @@ void print_onnx(std::ostream& out, const json& onnx, const PathShower& show) {
   json nonstandard = onnx.value("non_standard_ops", json::array());
   out << "    non-standard ops: " << (nonstandard.empty() ? "none" : join(nonstandard)) << '\n';
   if (onnx.contains("max_abs_diff_graph_vs_eager") && !onnx["max_abs_diff_graph_vs_eager"].is_null()) {
-    out << "    max |onnx - eager|: " << value_text(onnx["max_abs_diff_graph_vs_eager"]) << '\n';
+    out << "    max |graph - eager|: " << value_text(onnx["max_abs_diff_graph_vs_eager"]) << '\n';
+  }
+  if (onnx.contains("onnxruntime")) {
+    out << "    onnxruntime: " << value_text(onnx["onnxruntime"]);
+    if (onnx.contains("max_abs_diff_onnx_vs_eager")) {
+      out << " (max |onnx - eager|: " << value_text(onnx["max_abs_diff_onnx_vs_eager"]) << ")";
+    }
+    out << '\n';
   }
 }
 

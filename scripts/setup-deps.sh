@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything fxlint needs on Debian 12: system packages and the pinned
-# tree-sitter sources from npm (compiled by CMake, never committed).
+# npm packages (tree-sitter sources compiled by CMake, ONNX Runtime for Node.js;
+# never committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +26,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# tree-sitter runtime and Python grammar, pinned (package.json / package-lock.json).
-if [ ! -f third_party/node_modules/tree-sitter-python/src/parser.c ]; then
+# Pinned npm packages (package.json / package-lock.json): the tree-sitter runtime and
+# Python grammar, and ONNX Runtime for Node.js (its CPU binaries ship in the package,
+# so no install script runs).
+if [ ! -f third_party/node_modules/tree-sitter-python/src/parser.c ] ||
+   [ ! -f third_party/node_modules/onnxruntime-node/package.json ]; then
   (cd third_party && npm ci --ignore-scripts --no-audit --no-fund)
 fi

@@ -86,6 +86,7 @@ def test_onnx_export_and_strict(target, tmp_path):
     assert onnx["ok"] and onnx["checker"] == "ok" and onnx["shape_inference"] == "ok"
     assert "Where" in onnx["op_types"] and onnx["non_standard_ops"] == []
     assert onnx["max_abs_diff_graph_vs_eager"] == 0.0
+    assert onnx["onnxruntime"] == "ok" and onnx["max_abs_diff_onnx_vs_eager"] < 1e-6
     assert out.exists()
 
 

@@ -87,7 +87,7 @@ def _export(report, path, opset):
 def _print_onnx(onnx_result):
     print("ONNX:")
     for key in ("path", "ok", "error", "checker", "shape_inference", "opset_imports", "op_types",
-                "non_standard_ops", "max_abs_diff_graph_vs_eager"):
+                "non_standard_ops", "max_abs_diff_graph_vs_eager", "onnxruntime", "max_abs_diff_onnx_vs_eager"):
         if key in onnx_result:
             print(f"  {key}: {onnx_result[key]}")
 

@@ -2,7 +2,11 @@
 
 import torch
 
+from .onnx_run import RuntimeUnavailable, run_model
+
 STANDARD_DOMAINS = ("", "ai.onnx", "ai.onnx.ml")
+# ONNX Runtime against eager PyTorch: float kernels differ in summation order.
+RTOL, ATOL = 1e-3, 1e-4
 
 
 def _flatten(value, out):
@@ -29,6 +33,31 @@ def max_abs_diff(a, b):
         if x.numel():
             diff = max(diff, (x.double() - y.double()).abs().max().item())
     return diff
+
+
+def all_close(a, b):
+    """Whether two (nested) tensor outputs agree within RTOL / ATOL, shape for shape."""
+    xs, ys = _flatten(a, []), _flatten(b, [])
+    return len(xs) == len(ys) and all(
+        x.shape == y.shape and torch.allclose(x.double(), y.double(), rtol=RTOL, atol=ATOL)
+        for x, y in zip(xs, ys))
+
+
+def compare_with_runtime(path, inputs, expected, result):
+    """Runs the model with ONNX Runtime and records how it compares with
+    `expected`; False when the runtime fails or disagrees."""
+    try:
+        outputs = run_model(path, inputs)
+    except RuntimeUnavailable as e:
+        result["onnxruntime"] = f"unavailable: {e}"
+        return True
+    except Exception as e:  # the runtime rejects models in many ways; report them all
+        result["onnxruntime"] = f"failed: {e}"
+        return False
+    result["max_abs_diff_onnx_vs_eager"] = max_abs_diff(outputs, expected)
+    close = all_close(outputs, expected)
+    result["onnxruntime"] = "ok" if close else f"mismatch (rtol {RTOL}, atol {ATOL})"
+    return close
 
 
 def export_and_validate(report, path, opset=17):
@@ -73,4 +102,6 @@ def export_and_validate(report, path, opset=17):
     result["node_count"] = len(model.graph.node)
     result["ok"] = (result["checker"] == "ok" and result["shape_inference"] == "ok"
                     and not result["non_standard_ops"])
+    if result["ok"]:
+        result["ok"] = compare_with_runtime(path, inputs, report.result, result)
     return result

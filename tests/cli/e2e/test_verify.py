@@ -127,6 +127,7 @@ def test_onnx_export_is_validated(project):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "  onnx: out/net.onnx (opset 13): valid" in result.stdout
     assert "    non-standard ops: none" in result.stdout
+    assert "    onnxruntime: ok (max |onnx - eager|: " in result.stdout
     assert (project.root / "out" / "net.onnx").stat().st_size > 0
     ops = next(l for l in result.stdout.splitlines() if l.startswith("    ops ("))
     assert "Relu" in ops and ("Gemm" in ops or "MatMul" in ops)
