@@ -28,6 +28,29 @@ CallPlan of_kind(CallKind k) {
   return p;
 }
 
+// TorchDynamo's graph-break ids (torch/_dynamo/graph_break_registry.json) for
+// the breaks below; "" where Dynamo has no entry or traces the call.
+
+// Tensor methods that hand tensor data to Python.
+const char* python_value_gb_id(const std::string& method) {
+  if (method == "tolist") return "GB0109";
+  if (method == "__index__") return "GB0218";  // index(Tensor)
+  if (method == "numpy") return "";             // Dynamo traces it through torch._numpy
+  return "GB0033";                              // data-dependent operator (_local_scalar_dense)
+}
+
+const char* logging_gb_id(const std::string& module) {
+  return module_is(module, "logging") ? "GB0291" : "GB0007";  // warnings is a skipped module
+}
+
+// A non-torch library function called from captured code.
+const char* library_gb_id(const std::string& module, const std::string& name) {
+  if (module_is(module, "numpy")) return "GB0294";  // not in torch._numpy
+  if (module_is(module, "time")) return "GB9193";
+  if (module_is(module, "copy") && name == "deepcopy") return "GB0179";
+  return "GB0007";  // a function Dynamo marks as skipped
+}
+
 const std::set<std::string>& dynamic_shape_ops() {
   static const std::set<std::string> s = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select",
                                           "bincount", "nms", "batched_nms", "_unique2", "_unique"};
@@ -118,7 +141,7 @@ CallPlan CallPolicy::plan_tensor_method(const std::string& name, const std::vect
   if (name == "item") return brk("Tensor.item() reads a Python number from tensor data", "FX101", "GB0124");
   if (name == "tolist" || name == "numpy" || name == "__int__" || name == "__float__" || name == "__index__" ||
       name == "__complex__" || name == "equal" || name == "allclose" || name == "is_nonzero")
-    return brk("Tensor." + name + "() turns tensor data into a Python value", "FX102", "GB0033");
+    return brk("Tensor." + name + "() turns tensor data into a Python value", "FX102", python_value_gb_id(name));
   if (name == "__bool__") return brk("Tensor.__bool__() needs the tensor's value", "FX103", "GB0170");
   if (name == "data_ptr") return brk("Tensor.data_ptr() reads a device address", "FX503", "");
   if (dynamic_shape_ops().count(name))
@@ -148,7 +171,7 @@ CallPlan CallPolicy::plan_torch(py::handle /*callable*/, const std::string& name
     if (args.size() >= 2) n = args[1];
     if (has_kwargs && kwargs.contains("num_classes")) n = kwargs["num_classes"];
     if (n.is_none() || (PyLong_Check(n.ptr()) && n.cast<long>() < 0))
-      return brk("dynamic-shape operator one_hot() without num_classes", "FX303", "GB0036");
+      return brk("dynamic-shape operator one_hot() without num_classes", "FX303", "GB0246");
   }
   if (name == "equal" || name == "allclose" || name == "is_nonzero")
     return brk("torch." + name + "() turns tensor data into a Python value", "FX102", "GB0033");
@@ -160,12 +183,13 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
                                   py::handle kwargs) const {
   bool tensors = any_tensor(args, kwargs);
   if (name == "print") return brk("print() writes to stdout while tracing", "FX501", "GB0059");
-  if (name == "__build_class__") return brk("class definition inside compiled code", "FX504", "GB0003");
+  if (name == "__build_class__") return brk("class definition inside compiled code", "FX504", "GB0075");
   if (name == "eval" || name == "exec" || name == "compile" || name == "locals" || name == "vars" ||
       name == "globals")
-    return brk(name + "() inspects or runs Python code the capture cannot trace", "FX504", "GB0075");
+    return brk(name + "() inspects or runs Python code the capture cannot trace", "FX504",
+               name == "vars" && args.empty() ? "GB0270" : "");
   if (name == "input" || name == "open" || name == "breakpoint")
-    return brk("call to builtin " + name + "()", "FX502", "GB0007");
+    return brk("call to builtin " + name + "()", "FX502", "");
   if (name == "super" && args.empty()) return of_kind(CallKind::ZeroArgSuper);
   if (!tensors) return of_kind(CallKind::Constant);
   if (name == "int" || name == "float" || name == "bool" || name == "complex")
@@ -173,7 +197,7 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
   if (name == "min" || name == "max" || name == "sorted")
     return brk(name + "() compares tensors and needs a Python bool", "FX103", "GB0170");
   if (name == "str" || name == "repr" || name == "format" || name == "ascii")
-    return brk(name + "() of a tensor reads its data", "FX502", "GB0007");
+    return brk(name + "() of a tensor reads its data", "FX502", "GB0569");
   if (name == "abs" || name == "pow" || name == "round" || name == "sum" || name == "divmod")
     return of_kind(CallKind::TorchFunction);
   static const std::set<std::string> shape_level = {
@@ -182,7 +206,7 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
       "filter", "all", "any", "hash", "object", "super", "setattr", "delattr", "property", "staticmethod",
       "classmethod"};
   if (shape_level.count(name)) return of_kind(CallKind::Constant);
-  return brk("call to builtin " + name + "() with tensor arguments", "FX502", "GB0007");
+  return brk("call to builtin " + name + "() with tensor arguments", "FX502", "GB0059");
 }
 
 CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) const {
@@ -257,10 +281,11 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     }
     if (module_is(mod, "torch")) return plan_torch(callable, name, args, kwargs);
     if (module_is(mod, "logging") || module_is(mod, "warnings") || module_is(mod, "_warnings"))
-      return brk("logging call " + name + "() while tracing", "FX501", "GB0291");
+      return brk("logging call " + name + "() while tracing", "FX501", logging_gb_id(mod));
     if (module_is(mod, "numpy") || module_is(mod, "time") || module_is(mod, "random") || module_is(mod, "copy") ||
         module_is(mod, "_random") || module_is(mod, "os") || module_is(mod, "posix"))
-      return brk("call to " + mod + "." + name + "(), which is not a torch operation", "FX502", "GB0007");
+      return brk("call to " + mod + "." + name + "(), which is not a torch operation", "FX502",
+                 library_gb_id(mod, name));
     if (any_tensor(args, kwargs))
       return brk("call to " + (mod.empty() ? "" : mod + ".") + name + "() on tensors, which is not a torch operation",
                  "FX502", "GB0007");
@@ -289,9 +314,10 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
       return plan_torch(callable, name, args, kwargs);
     }
     if (module_is(mod, "logging") || module_is(mod, "warnings"))
-      return brk("logging call " + name + "() while tracing", "FX501", "GB0291");
+      return brk("logging call " + name + "() while tracing", "FX501", logging_gb_id(mod));
     if (module_is(mod, "numpy") || module_is(mod, "random") || module_is(mod, "copy") || module_is(mod, "time"))
-      return brk("call to " + mod + "." + name + "(), which is not a torch operation", "FX502", "GB0007");
+      return brk("call to " + mod + "." + name + "(), which is not a torch operation", "FX502",
+                 library_gb_id(mod, name));
     if (module_is(mod, "fxlint_capture")) return of_kind(CallKind::Constant);
     if (in_stdlib(callable)) {
       if (any_tensor(args, kwargs))
@@ -310,7 +336,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     if (module_is(mod, "builtins")) return plan_builtin(callable, name, args, kwargs);
     if (module_is(mod, "torch")) return plan_torch(callable, name, args, kwargs);
     if (module_is(mod, "numpy"))
-      return brk("call to numpy." + name + "(), which is not a torch operation", "FX502", "GB0007");
+      return brk("call to numpy." + name + "(), which is not a torch operation", "FX502", "GB0294");
     py::object init = py::getattr(callable, "__init__", py::none());
     py::object new_ = py::getattr(callable, "__new__", py::none());
     py::object object_new = builtins_.attr("object").attr("__new__");

@@ -402,7 +402,7 @@ void Interpreter::step(Frame& f, const Instr& in) {
       py::object spec = (in.arg & 0x04) ? pop(f) : py::str("");
       py::object v = pop(f);
       if (graphs_.is_tensor(v)) graphs_.escape(v);
-      if (graphs_.is_tensor(v)) graph_break({"formatting a tensor reads its data", "FX502", "GB0007"});
+      if (graphs_.is_tensor(v)) graph_break({"formatting a tensor reads its data", "FX502", "GB0569"});
       int conv = in.arg & 0x03;
       if (conv == 1) v = steal_or_throw(PyObject_Str(v.ptr()));
       if (conv == 2) v = steal_or_throw(PyObject_Repr(v.ptr()));

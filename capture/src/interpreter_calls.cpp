@@ -243,7 +243,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
     std::string name = py::str(callable.attr("__name__"));
     for (const auto& v : f.locals)
       if (v) graphs_.escape(v);
-    graph_break({name + "() inspects or runs Python code the capture cannot trace", "FX504", "GB0075"});
+    graph_break({name + "() inspects or runs Python code the capture cannot trace", "FX504", ""});
     py::dict frame_locals;
     for (size_t i = 0; i < f.locals.size(); ++i) {
       py::object v = f.locals[i];

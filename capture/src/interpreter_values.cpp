@@ -206,7 +206,7 @@ py::object Interpreter::subscript(py::handle obj, py::handle index) {
     if (has_tensor_slice_bound(graphs_, index)) {
       graphs_.escape(obj);
       graphs_.escape(index);
-      graph_break({"a tensor used as a slice bound must become a Python int", "FX102", "GB0033"});
+      graph_break({"a tensor used as a slice bound must become a Python int", "FX102", "GB0038"});
       py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
       graphs_.mark_external(r);
       return r;
@@ -216,7 +216,7 @@ py::object Interpreter::subscript(py::handle obj, py::handle index) {
     return r;
   }
   if (graphs_.is_tensor(index) && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
-    graph_break({"a tensor used as a list index must become a Python int", "FX102", "GB0105"});
+    graph_break({"a tensor used as a list index must become a Python int", "FX102", "GB0218"});
   }
   return steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
 }

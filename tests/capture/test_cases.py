@@ -115,6 +115,22 @@ def test_exception_from_torch_propagates():
         fxlint_capture.explain(mismatched)(torch.randn(4, 3))
 
 
+# TorchDynamo's graph-break id for each kind of break, as its registry
+# (torch/_dynamo/graph_break_registry.json) describes it.
+GB_IDS = {
+    "item": "GB0124", "int_of_tensor": "GB0033", "tolist": "GB0109", "tensor_slice_bound": "GB0038",
+    "if_on_tensor": "GB0170", "mask_index": "GB0036", "nonzero": "GB0036", "one_hot_without_classes": "GB0246",
+    "print_call": "GB0059", "logging_call": "GB0291", "numpy_call": "GB0294", "time_call": "GB9193",
+    "deepcopy_call": "GB0179", "class_definition": "GB0075", "eval_call": None, "numpy_of_tensor": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GB_IDS))
+def test_breaks_carry_dynamo_graph_break_ids(name):
+    report, _ = _run(next(c for c in CASES if c.name == name))
+    assert report.to_json()["break_reasons"][0]["gb_id"] == GB_IDS[name]
+
+
 def test_report_json_fields():
     report, _ = _run(next(c for c in CASES if c.name == "print_call"))
     data = report.to_json()
