@@ -75,6 +75,9 @@ CallPolicy::CallPolicy() {
   opoverload_packet_cls_ = torch.attr("_ops").attr("OpOverloadPacket");
   opoverload_cls_ = torch.attr("_ops").attr("OpOverload");
   builtins_ = py::module_::import("builtins");
+  py::module_ module_call = py::module_::import("fxlint_capture.module_call");
+  has_forward_hooks_ = module_call.attr("has_forward_hooks");
+  call_with_hooks_ = module_call.attr("call_with_hooks");
   for (const char* n : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
     if (py::hasattr(torch, n)) grad_mode_classes_.push_back(torch.attr(n));
   // sysconfig computes its paths on every call; the answer never changes.
@@ -209,6 +212,11 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
   return brk("call to builtin " + name + "() with tensor arguments", "FX502", "GB0059");
 }
 
+py::object CallPolicy::module_entry(py::handle module) const {
+  if (has_forward_hooks_(module).cast<bool>()) return call_with_hooks_;
+  return py::type::of(module).attr("forward");
+}
+
 CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) const {
   PyObject* c = callable.ptr();
 
@@ -236,12 +244,15 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   if (PyObject_IsInstance(c, module_cls_.ptr()) == 1) {
     std::string mod = py::str(py::type::of(callable).attr("__module__"));
     bool standard = module_is(mod, "torch.nn") || module_is(mod, "torch.ao");
-    if (standard && PyObject_IsInstance(c, sequential_cls_.ptr()) != 1) return of_kind(CallKind::LeafModule);
+    // Standard modules are graph leaves, as in torch.fx (the graph's call runs their hooks);
+    // Sequential is followed, unless it has hooks.
+    if (standard && (PyObject_IsInstance(c, sequential_cls_.ptr()) != 1 || has_forward_hooks_(callable).cast<bool>()))
+      return of_kind(CallKind::LeafModule);
     py::object forward = py::getattr(py::type::of(callable), "forward", py::none());
     if (PyFunction_Check(forward.ptr())) {
       CallPlan p;
       p.kind = CallKind::InlineModule;
-      p.function = forward;
+      p.function = module_entry(callable);
       p.bound_self = py::reinterpret_borrow<py::object>(callable);
       return p;
     }

@@ -42,6 +42,10 @@ class CallPolicy {
   CallPlan plan(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) const;
   bool is_grad_mode_object(py::handle obj) const;
   bool is_torch_callable(py::handle callable) const;
+  // What runs for `module(...)` when it is inlined: its forward, or, when it
+  // has forward hooks, fxlint_capture.module_call.call_with_hooks (the module
+  // is then its first argument too).
+  py::object module_entry(py::handle module) const;
 
  private:
   bool is_tensor(py::handle v) const;
@@ -59,6 +63,7 @@ class CallPolicy {
   py::object function_type_, method_type_, builtin_type_, method_descriptor_type_, wrapper_descriptor_type_,
       method_wrapper_type_, opoverload_packet_cls_, opoverload_cls_;
   py::object builtins_;
+  py::object has_forward_hooks_, call_with_hooks_;
   std::vector<py::object> grad_mode_classes_;
   std::string stdlib_dir_;
 };

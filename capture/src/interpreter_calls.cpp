@@ -372,7 +372,7 @@ py::object Interpreter::run(py::handle fn, py::tuple args, py::dict kwargs) {
     root_ = target;
     graphs_.set_root(fn);
     full.push_back(target);
-    target = py::type::of(fn).attr("forward");
+    target = policy_.module_entry(fn);
   } else if (PyMethod_Check(fn.ptr())) {
     py::object self = py::reinterpret_borrow<py::object>(PyMethod_GET_SELF(fn.ptr()));
     if (PyObject_IsInstance(self.ptr(), module_cls_.ptr()) == 1) {
