@@ -87,9 +87,6 @@ void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view t
   apply_suppressions(out, suppressions, LineIndex(text));
   if (enabled(RuleId::FX901) && !suppressions.skip_file) {
     for (const Suppression& s : suppressions.items) {
-      if (s.all && !s.used_all) {
-        out.push_back({"FX901", "unused blanket `noqa`", s.range, Severity::Warning, std::nullopt});
-      }
       for (size_t i = 0; i < s.codes.size(); ++i) {
         auto id = find_rule(s.codes[i]);
         if (s.used[i] || !id || !enabled(*id)) continue;

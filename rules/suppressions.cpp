@@ -32,6 +32,19 @@ std::vector<std::string> read_codes(std::string_view s) {
   return out;
 }
 
+// `# flake8: noqa`, `# ruff: noqa`: another tool's file-level directive, not ours.
+bool other_tool_directive(std::string_view comment, size_t noqa_at) {
+  size_t end = comment.find_last_not_of(' ', noqa_at == 0 ? std::string_view::npos : noqa_at - 1);
+  if (noqa_at == 0 || end == std::string_view::npos || comment[end] != ':') return false;
+  size_t start = end;
+  while (start > 0 && (std::isalnum(static_cast<unsigned char>(comment[start - 1])) || comment[start - 1] == '-' ||
+                       comment[start - 1] == '_')) {
+    --start;
+  }
+  std::string_view tool = comment.substr(start, end - start);
+  return !tool.empty() && tool != "fxlint";
+}
+
 }  // namespace
 
 SuppressionSet parse_suppressions(std::string_view source, const std::vector<TextRange>& comments) {
@@ -50,7 +63,8 @@ SuppressionSet parse_suppressions(std::string_view source, const std::vector<Tex
       if (close == std::string_view::npos) continue;
       size_t start = p + std::string_view("fxlint: ignore[").size();
       s.codes = read_codes(text.substr(start, close - start));
-    } else if (auto q = low.find("noqa"); q != std::string::npos && (q == 0 || low[q - 1] == '#' || low[q - 1] == ' ')) {
+    } else if (auto q = low.find("noqa"); q != std::string::npos && (q == 0 || low[q - 1] == '#' || low[q - 1] == ' ') &&
+                                          !other_tool_directive(low, q)) {
       size_t after = q + 4;
       while (after < text.size() && text[after] == ' ') ++after;
       if (after < text.size() && text[after] == ':') {
@@ -83,10 +97,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics, SuppressionSet& se
     for (Suppression& s : set.items) {
       uint32_t line = lines.line_of(s.range.start);
       if (line != first && line != last) continue;
-      if (s.all) {
-        s.used_all = true;
-        hit = true;
-      }
+      if (s.all) hit = true;
       for (size_t i = 0; i < s.codes.size(); ++i) {
         if (s.codes[i] == d.code) {
           s.used[i] = true;

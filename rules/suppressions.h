@@ -12,10 +12,9 @@ namespace fxlint {
 
 struct Suppression {
   TextRange range;                 // the comment; it applies to the comment's line
-  bool all = false;                // bare `# noqa`
+  bool all = false;                // bare `# noqa` (never reported unused: it may be for another linter)
   std::vector<std::string> codes;  // codes named, as written
   std::vector<bool> used;          // per code
-  bool used_all = false;
 };
 
 struct SuppressionSet {
