@@ -311,7 +311,9 @@ class Indexer {
       return std::find(names.begin(), names.end(), q) != names.end() ||
              std::find(names.begin(), names.end(), written) != names.end();
     };
-    if (torch_api::is_disable_decorator(q)) {
+    if (written == "staticmethod") {
+      info.is_static = true;
+    } else if (torch_api::is_disable_decorator(q)) {
       info.disabled = true;
     } else if (torch_api::is_compile_decorator(q) || (!written.empty() && listed(options_.compile_decorators))) {
       info.seed = SeedReason::Decorator;

@@ -40,6 +40,7 @@ struct FunctionInfo {
   int cls = -1;           // class this is a method of (directly)
   SeedReason seed = SeedReason::None;
   bool disabled = false;  // @torch.compiler.disable, @torch.jit.script, ...
+  bool is_static = false;  // @staticmethod
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches
   StringSet locals;     // names bound in this scope
@@ -51,6 +52,10 @@ struct FunctionInfo {
   // `__init__` of a class: it builds the object, so what it stores on `self`
   // is construction, not state the compiled code changes.
   bool is_constructor() const { return cls >= 0 && name == "__init__"; }
+  // A method whose first parameter is the instance (or the class): not a
+  // staticmethod, whose first parameter (an autograd.Function's `ctx`, say) is
+  // an ordinary argument.
+  bool binds_self() const { return cls >= 0 && !is_static; }
 };
 
 struct ClassInfo {

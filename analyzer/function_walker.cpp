@@ -301,7 +301,7 @@ class Walker final : public WalkContext {
   void bind_parameters() {
     Node params = fn_.node.field("parameters");
     if (!params) return;
-    bool is_method = fn_.cls >= 0;
+    bool is_method = fn_.binds_self();
     bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls});
     bool first = true;
     size_t index = 0;
@@ -1008,7 +1008,7 @@ class Walker final : public WalkContext {
     }
     std::vector<Value> values(names.size(), Value::unknown());
     // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
-    size_t next = target.cls >= 0 && call.field("function").unparenthesized().is(NodeKind::Attribute) ? 1 : 0;
+    size_t next = target.binds_self() && call.field("function").unparenthesized().is(NodeKind::Attribute) ? 1 : 0;
     Node args = call.field("arguments");
     if (!args || !args.is(NodeKind::ArgumentList)) return;
     for (Node a : NamedChildren(args)) {
