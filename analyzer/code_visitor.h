@@ -45,6 +45,8 @@ class WalkContext {
   virtual Value self_attribute(std::string_view attr) const = 0;
   // What an enclosing function's first binding of `name` holds.
   virtual Value enclosing_value(std::string_view name) const = 0;
+  // The function is handed to a compiler itself, not only called from compiled code.
+  virtual bool is_compile_entry() const = 0;
   // Inside the test of an if/elif/while/ternary/assert.
   virtual bool in_condition() const = 0;
   // Bound earlier in this function by a plain assignment (not a parameter).

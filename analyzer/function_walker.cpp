@@ -160,6 +160,7 @@ class Walker final : public WalkContext {
   Walker(const ProjectModel& project, int file, int function, CodeVisitor& visitor)
       : project_(project),
         file_index_(file),
+        function_index_(function),
         file_(project.file(file)),
         fn_(file_.functions[static_cast<size_t>(function)]),
         visitor_(visitor),
@@ -185,6 +186,7 @@ class Walker final : public WalkContext {
   std::string_view source() const override { return src_; }
   const FileModel& file() const override { return file_; }
   const FunctionInfo& function() const override { return fn_; }
+  bool is_compile_entry() const override { return project_.is_compile_entry(file_index_, function_index_); }
 
   // Names and literals are answered from the environment directly: not worth a cache entry.
   static bool is_cheap(Node e) {
@@ -1295,6 +1297,7 @@ class Walker final : public WalkContext {
 
   const ProjectModel& project_;
   int file_index_;
+  int function_index_;
   const FileModel& file_;
   const FunctionInfo& fn_;
   CodeVisitor& visitor_;

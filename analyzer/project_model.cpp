@@ -172,6 +172,12 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
 }
 
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, FunctionRef f) {
+  if (!f.valid() || file(f.file).functions[static_cast<size_t>(f.function)].disabled) return;
+  entries_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
+  reach(work, f);
+}
+
+void ProjectModel::reach(std::vector<FunctionRef>& work, FunctionRef f) {
   if (!f.valid()) return;
   if (file(f.file).functions[static_cast<size_t>(f.function)].disabled) return;
   auto flag = region_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
@@ -182,7 +188,11 @@ void ProjectModel::add_seed(std::vector<FunctionRef>& work, FunctionRef f) {
 
 void ProjectModel::compute_regions(const std::vector<std::string>& entry_points) {
   region_.clear();
-  for (const FileModel* f : files_) region_.emplace_back(f->functions.size(), false);
+  entries_.clear();
+  for (const FileModel* f : files_) {
+    region_.emplace_back(f->functions.size(), false);
+    entries_.emplace_back(f->functions.size(), false);
+  }
   std::vector<FunctionRef> work;
 
   for (size_t fi = 0; fi < files_.size(); ++fi) {
@@ -268,7 +278,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
       switch (e.kind) {
         case CallEdge::Kind::Name: {
           FunctionRef target = resolve_function(cur.file, cur.function, e.name);
-          add_seed(work, target);
+          reach(work, target);
           break;
         }
         case CallEdge::Kind::SelfMethod: {
@@ -276,20 +286,20 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
           ClassRef c{cur.file, cls};
           FunctionRef m = find_method(c, e.name);
           if (m.valid()) {
-            add_seed(work, m);
+            reach(work, m);
           } else {
             ClassRef sub = self_attribute_class(c, e.name);
-            if (sub.valid()) add_seed(work, find_method(sub, "forward"));
+            if (sub.valid()) reach(work, find_method(sub, "forward"));
           }
           break;
         }
         case CallEdge::Kind::SuperMethod: {
           if (cls < 0) break;
-          for (ClassRef b : bases_of({cur.file, cls})) add_seed(work, find_method(b, e.name));
+          for (ClassRef b : bases_of({cur.file, cls})) reach(work, find_method(b, e.name));
           break;
         }
         case CallEdge::Kind::Dotted:
-          add_seed(work, resolve_function(cur.file, cur.function, e.name));
+          reach(work, resolve_function(cur.file, cur.function, e.name));
           break;
       }
     }
@@ -297,7 +307,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
     if (cls >= 0 && fn.name == "forward") {
       for (const std::string& built : f.classes[static_cast<size_t>(cls)].constructed) {
         ClassRef sub = resolve_class(cur.file, built);
-        if (sub.valid() && is_module_class(sub)) add_seed(work, find_method(sub, "forward"));
+        if (sub.valid() && is_module_class(sub)) reach(work, find_method(sub, "forward"));
       }
     }
   }

@@ -31,6 +31,11 @@ class ProjectModel {
   ProjectModel(std::span<const FileModel* const> files, const std::vector<std::string>& entry_points);
 
   bool in_region(int file, int function) const { return region_[static_cast<size_t>(file)][static_cast<size_t>(function)]; }
+  // Handed to a compiler itself (decorated, passed to torch.compile, a module's
+  // forward, an entry point, ...), not only called from compiled code.
+  bool is_compile_entry(int file, int function) const {
+    return entries_[static_cast<size_t>(file)][static_cast<size_t>(function)];
+  }
   bool is_module_class(ClassRef c) const;
 
   // The class a dotted name (as written in `file`) refers to, in this project.
@@ -58,7 +63,10 @@ class ProjectModel {
   // (file, index) of a top-level class or function named by a qualified name; (-1, -1) when none.
   std::pair<int, int> find_exported(const std::string& qualified, TopLevel table) const;
   void compute_regions(const std::vector<std::string>& entry_points);
+  // A compile entry: in the region, and handed to a compiler itself.
   void add_seed(std::vector<FunctionRef>& work, FunctionRef f);
+  // In the region because compiled code calls it.
+  void reach(std::vector<FunctionRef>& work, FunctionRef f);
   std::vector<ClassRef> bases_of(ClassRef c) const;
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
@@ -68,6 +76,7 @@ class ProjectModel {
   StringMap<int> by_module_;  // module name -> file
   StringSet external_writes_;
   std::vector<std::vector<bool>> region_;
+  std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
 };
 

@@ -9,7 +9,10 @@ namespace {
 class UntraceableConstruct final : public Check {
  public:
   using Check::Check;
-  void on_yield(Node y, const WalkContext&) override {
+  // Only the function handed to the compiler must not be a generator: tracers
+  // follow generators that compiled code calls (`@contextmanager` helpers, say).
+  void on_yield(Node y, const WalkContext& ctx) override {
+    if (!ctx.is_compile_entry()) return;
     sink_.report(RuleId::FX504, y.range(), "`yield` makes a generator; compiled functions cannot be generators");
   }
   void on_call(Node call, const WalkContext& ctx) override {
