@@ -53,7 +53,8 @@ const Set& non_tensor_methods() {
   static const Set s = {"size", "dim", "ndimension", "numel", "nelement", "element_size",
                         "is_contiguous", "is_floating_point", "is_complex", "get_device",
                         "stride", "storage_offset", "is_pinned", "is_shared", "is_signed",
-                        "has_names", "is_set_to", "__len__", "type"};
+                        "has_names", "is_set_to", "__len__", "type", "dense_dim", "sparse_dim",
+                        "is_coalesced", "is_inference", "is_neg", "is_conj", "is_same_size"};
   return s;
 }
 
@@ -86,7 +87,8 @@ const Set& float_methods() {
 const Set& static_attributes() {
   static const Set s = {"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda",
                         "is_sparse", "is_quantized", "is_meta", "layout", "names", "is_leaf",
-                        "is_mkldnn", "is_nested", "output_nr", "_version"};
+                        "is_mkldnn", "is_nested", "output_nr", "_version", "is_sparse_csr", "itemsize",
+                        "nbytes", "is_cpu", "is_mps", "is_xpu"};
   return s;
 }
 
