@@ -18,7 +18,7 @@ constexpr OptionSpec kShared[] = {
     {"--config", "", "FILE", "Use this config file instead of searching for one"},
     {"--force-exclude", "", "", "Apply exclude settings to paths named on the command line too"},
     {"--no-respect-gitignore", "", "", "Include files that .gitignore files exclude"},
-    {"--no-cache", "", "", "Do not read or write a cache (fxlint keeps none yet)"},
+    {"--no-cache", "", "", "Accepted for compatibility with ruff: fxlint keeps no cache"},
     {"--jobs", "-j", "N", "Threads to use; 0 (default) uses every core"},
 };
 
