@@ -9,7 +9,7 @@
 #include "cli/config_resolver.h"
 #include "cli/module_name.h"
 #include "cli/source_reader.h"
-#include "cli/utf8.h"
+#include "core/source_encoding.h"
 
 namespace fxlint::cli {
 
@@ -103,7 +103,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     }
     if (std::optional<size_t> bad = first_invalid_utf8(source.text)) {
       auto at = static_cast<uint32_t>(*bad);
-      result.diagnostics.push_back(file_problem("file is not valid UTF-8", {at, at + 1}));
+      result.diagnostics.push_back(file_problem(not_utf8_message(source.text), {at, at + 1}));
       result.text = std::move(source.text);
       outcome.files.push_back(std::move(result));
       continue;

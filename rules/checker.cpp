@@ -8,6 +8,7 @@
 #include "analyzer/project_model.h"
 #include "analyzer/syntax_tree.h"
 #include "core/line_index.h"
+#include "core/source_encoding.h"
 #include "core/parallel.h"
 #include "rules/check.h"
 #include "rules/suppressions.h"
@@ -15,21 +16,6 @@
 namespace fxlint {
 
 namespace {
-
-// Offset of the first byte that is not valid UTF-8, or npos.
-size_t invalid_utf8_offset(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return i;
-    for (size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
-    }
-    i += len;
-  }
-  return std::string_view::npos;
-}
 
 bool is_package_path(std::string_view path) {
   return path.ends_with("/__init__.py") || path == "__init__.py" || path.ends_with("\\__init__.py") ||
@@ -103,9 +89,9 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
 
-  if (size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos) {
-    out.push_back({"FX900", "file is not valid UTF-8", {static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)},
-                   Severity::Error, std::nullopt});
+  if (std::optional<size_t> bad = first_invalid_utf8(text)) {
+    auto at = static_cast<uint32_t>(*bad);
+    out.push_back({"FX900", not_utf8_message(text), {at, at + 1}, Severity::Error, std::nullopt});
   } else if (file.model.indentation_error && !file.tree->has_error()) {
     out.push_back({"FX900", "syntax error: unexpected indent", *file.model.indentation_error, Severity::Error,
                    std::nullopt});

@@ -15,6 +15,7 @@ def by_file(result):
 
 def test_undecodable_empty_huge_and_symlink_loop(project):
     project.write("latin1.py", b"x = 'caf\xe9'\n")
+    project.write("declared.py", b"#!/usr/bin/env python\n# -*- coding: iso-8859-1 -*-\nx = 'caf\xe9'\n")
     project.write("empty.py", "")
     project.write("huge.py", "x = [\n" + "    1,\n" * 1_600_000 + "]\n")  # about 10 MB
     project.write("model.py", MODEL)
@@ -27,7 +28,9 @@ def test_undecodable_empty_huge_and_symlink_loop(project):
     root = project.root
     assert found[str(root / "latin1.py")]["code"] == "FX900"
     assert found[str(root / "latin1.py")]["location"] == {"row": 1, "column": 9}
-    assert "UTF-8" in found[str(root / "latin1.py")]["message"]
+    assert found[str(root / "latin1.py")]["message"] == "file is not valid UTF-8"
+    assert found[str(root / "declared.py")]["message"] == (
+        "file is not valid UTF-8 (it declares `iso-8859-1`; fxlint reads UTF-8 only)")
     assert found[str(root / "loop.py")]["code"] == "FX900"
     assert "symbolic links" in found[str(root / "loop.py")]["message"]
     assert found[str(root / "model.py")]["code"] == "FX101"
