@@ -46,6 +46,8 @@ class CallPolicy {
   // has forward hooks, fxlint_capture.module_call.call_with_hooks (the module
   // is then its first argument too).
   py::object module_entry(py::handle module) const;
+  // Whether `function` is that hook runner (its frames are not the user's).
+  bool is_hook_runner(py::handle function) const { return function.ptr() == call_with_hooks_.ptr(); }
 
  private:
   bool is_tensor(py::handle v) const;

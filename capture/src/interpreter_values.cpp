@@ -63,6 +63,7 @@ void Interpreter::mark_created(py::handle obj) {
 std::vector<StackEntry> Interpreter::user_stack() const {
   std::vector<StackEntry> out;
   for (const Frame* f : frames_) {
+    if (policy_.is_hook_runner(f->function)) continue;
     const Instr& in = f->code->instrs[f->current];
     out.push_back({f->code->filename, in.line, f->code->name});
   }
