@@ -882,6 +882,8 @@ class Walker final : public WalkContext {
           return dtype_kw(Value::tensor(ov.dtype));
         }
         Value r = torch_api::tensor_method_result(method);
+        // Read out of a tensor built only from trace-time values: known at trace time.
+        if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
         if (r.is_tensor() && r.dtype == TensorDtype::Unknown) {
           static const std::unordered_map<std::string_view, bool> keeps = {
               {"clone", true}, {"contiguous", true}, {"detach", true}, {"view", true}, {"reshape", true},
@@ -924,6 +926,10 @@ class Walker final : public WalkContext {
     if (q.starts_with("builtins.")) {
       std::string_view b = std::string_view(q).substr(9);
       if (b == "int" || b == "float" || b == "bool" || b == "complex") {
+        if (!positional.empty()) {
+          Value arg = value_of(positional[0]);
+          if (arg.is_tensor() && arg.static_data) return Value::of(ValueKind::Static);  // see tensor_method_result above
+        }
         if (!positional.empty() && value_of(positional[0]).depends_on_tensor_data()) return Value::of(ValueKind::TensorData);
         if (!positional.empty() && value_of(positional[0]).kind == ValueKind::Static) return Value::of(ValueKind::Static);
         return Value::unknown();

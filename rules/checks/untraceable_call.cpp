@@ -22,12 +22,17 @@ class UntraceableCall final : public Check {
   }
 
  private:
+  // A tensor (or a list of them) handed over. A Python number already read out
+  // of a tensor (`.item()`, `float(t)`) is not: that read is the pitfall, and
+  // FX101/FX102 report it where it happens.
   static bool has_tensor_argument(Node call, const WalkContext& ctx) {
     Node args = call.field("arguments");
     if (!args) return false;
     for (Node a : args.children()) {
       Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
-      if (v && ctx.value_of(v).depends_on_tensor_data()) return true;
+      if (!v) continue;
+      ValueKind kind = ctx.value_of(v).kind;
+      if (kind == ValueKind::Tensor || kind == ValueKind::TensorSequence) return true;
     }
     return false;
   }
