@@ -51,6 +51,8 @@ class WalkContext {
   virtual bool in_condition() const = 0;
   // Bound earlier in this function by a plain assignment (not a parameter).
   virtual bool assigned_locally(std::string_view name) const = 0;
+  // A local (parameter or earlier assignment) that holds a value here on some path.
+  virtual bool is_bound(std::string_view name) const = 0;
 };
 
 class CodeVisitor {

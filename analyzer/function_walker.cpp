@@ -294,6 +294,7 @@ class Walker final : public WalkContext {
     return Value::unknown();
   }
   bool assigned_locally(std::string_view name) const override { return assigned_.count(name) > 0; }
+  bool is_bound(std::string_view name) const override { return local(name) != nullptr; }
 
  private:
   const Value* local(std::string_view name) const { return env_.find(names_->find(name)); }

@@ -199,7 +199,6 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
       arms.push_back(read_arm(alt.field("body"), src));
     }
   }
-  if (!has_else) return std::nullopt;
   for (const Arm& a : arms) {
     if (!a.ok) return std::nullopt;
   }
@@ -207,9 +206,10 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
     if (has_side_effect_syntax(c)) return std::nullopt;
   }
 
-  // Nested where over the chain for one choice of expression per arm.
-  auto choose = [&](auto pick) {
-    std::string text = as_operand(pick(arms.back()), src);
+  // Nested where over the chain for one choice of expression per arm; without
+  // an else, the innermost choice is the name's current value.
+  auto choose = [&](auto pick, const std::string& current) {
+    std::string text = has_else ? as_operand(pick(arms.back()), src) : current;
     for (size_t i = conditions.size(); i-- > 0;) {
       text = where + "(" + as_operand(conditions[i], src) + ", " + as_operand(pick(arms[i]), src) + ", " + text + ")";
     }
@@ -231,7 +231,8 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
     if (static_cast<bool>(a.returned) != returns) return std::nullopt;
   }
   if (returns) {
-    out += "return " + choose([](const Arm& a) { return a.returned; });
+    if (!has_else) return std::nullopt;  // falls through when no arm runs
+    out += "return " + choose([](const Arm& a) { return a.returned; }, "");
   } else {
     // Every arm must assign the same names.
     std::set<std::string> names;
@@ -240,6 +241,12 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
       std::set<std::string> other;
       for (auto& [n, _] : a.assigns) other.insert(n);
       if (other != names) return std::nullopt;
+    }
+    // Without an else, each name keeps its value when no arm runs: it must have one.
+    if (!has_else) {
+      for (const std::string& n : names) {
+        if (!ctx.is_bound(n)) return std::nullopt;
+      }
     }
     // A later arm expression may read a name an earlier line rebinds; refuse then.
     bool first = true;
@@ -259,7 +266,7 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
         return Node();
       };
       if (!first) out += "\n" + *indent;
-      out += name + " = " + choose(pick);
+      out += name + " = " + choose(pick, name);
       first = false;
     }
   }
