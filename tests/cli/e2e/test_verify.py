@@ -4,10 +4,11 @@ imports torch, so the cases are few and small."""
 import json
 import os
 import pathlib
+import shutil
 
 import pytest
 
-from conftest import fxlint_binary
+from conftest import REPO, fxlint_binary
 
 
 def _capture_package_built():
@@ -190,3 +191,21 @@ def test_a_capture_that_never_returns_is_stopped(project):
     result = project.run("verify", "loop.py:spin", "float32[2]", env={"FXLINT_CAPTURE_TIMEOUT": "3"})
     assert result.returncode == 2
     assert "did not finish within 3 s" in result.stderr
+
+
+def test_bundled_example_lint_fix_verify_and_run_the_onnx_model(project):
+    # The README's walk-through: the example's Backbone breaks on a tensor branch; the unsafe
+    # fix rewrites it to torch.where; the capture then finds one graph whose ONNX export
+    # ONNX Runtime runs to eager's result.
+    shutil.copytree(REPO / "examples", project.root / "examples")
+    before = project.run("verify", "detector/model.py:Backbone", "float32[1,3,32,32]", cwd=project.root / "examples")
+    assert before.returncode == 1 and "FX103 data-dependent branch" in before.stdout, before.stdout
+    fixed = project.run("fix", "--apply", "--unsafe-fixes", "examples")
+    assert "FX103" in fixed.stderr.splitlines()[0], fixed.stderr
+    source = (project.root / "examples" / "detector" / "model.py").read_text()
+    assert "x = torch.where(x.abs().max() > 100, x / 100, x)" in source
+    after = project.run("verify", "detector/model.py:Backbone", "float32[1,3,32,32]", "--onnx", "bb.onnx",
+                        cwd=project.root / "examples")
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert "ok: captured in one graph" in after.stdout
+    assert "    onnxruntime: ok (max |onnx - eager|: " in after.stdout
