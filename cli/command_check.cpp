@@ -62,6 +62,13 @@ bool use_color(bool terminal) {
 }  // namespace
 
 int run_check(std::span<const std::string> argv, Io& io) {
+  for (const std::string& a : argv) {
+    if (a == "--") break;
+    if (a == "--fix" || a == "--unsafe-fixes") {  // ruff's spelling
+      throw UsageError("'" + a + "' is not an option of check: `fxlint fix --apply` writes the fixes "
+                       "(add --unsafe-fixes for the unsafe ones)");
+    }
+  }
   ParsedArgs args = parse_args(argv, kOptions);
   if (args.has("--help")) {
     print_help(io.out);

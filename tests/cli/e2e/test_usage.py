@@ -26,6 +26,9 @@ def test_unknown_command_and_option_are_usage_errors(project):
         assert result.stderr.strip(), args
     bad = project.run("check", "--target", "tensorrt")
     assert "possible values: fx2onnx, dynamo, export" in bad.stderr
+    # ruff's spelling of fixing from check points at the fix command.
+    ruffish = project.run("check", "--fix", ".")
+    assert ruffish.returncode == 2 and "`fxlint fix --apply` writes the fixes" in ruffish.stderr
 
 
 def test_rule_prints_its_doc(project):

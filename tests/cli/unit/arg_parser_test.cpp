@@ -30,7 +30,9 @@ TEST_CASE("-- ends options and - is a path") {
 }
 
 TEST_CASE("unknown options, missing values and values on flags are usage errors") {
-  CHECK_THROWS_AS(parse({"--selct", "FX1"}), UsageError);
+  CHECK_THROWS_WITH(parse({"--selct", "FX1"}), "unexpected argument '--selct'; did you mean '--select'?");
+  CHECK_THROWS_WITH(parse({"--exit-zreo"}), "unexpected argument '--exit-zreo'; did you mean '--exit-zero'?");
+  CHECK_THROWS_WITH(parse({"--frobnicate"}), "unexpected argument '--frobnicate'");  // nothing close
   CHECK_THROWS_WITH(parse({"--select"}), Catch::Contains("needs a value"));
   CHECK_THROWS_WITH(parse({"--exit-zero=1"}), Catch::Contains("takes no value"));
 }
