@@ -101,6 +101,8 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   void note_container_mutation(py::handle callable, const std::vector<py::object>& args);
   void init_frame(Frame& f, const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
                   py::handle kwargs, const char* source_prefix);
+  // Graph inputs and guards for the captured function's arguments, named source_prefix['param'].
+  void register_inputs(const DecodedCode& code, const std::vector<py::object>& locals, const char* source_prefix);
 
   CaptureOptions options_;
   GraphBuilder graphs_;

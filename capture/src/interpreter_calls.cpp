@@ -197,11 +197,15 @@ void Interpreter::init_frame(Frame& f, const DecodedCode& code, py::handle fn, c
   PyObject* b = PyDict_GetItemString(f.globals.ptr(), "__builtins__");
   f.builtins = b ? py::reinterpret_borrow<py::object>(b) : py::object(py::module_::import("builtins"));
   f.locals = bind_arguments(code, fn, args, kwargs);
-  if (!source_prefix) return;
+  if (source_prefix) register_inputs(code, f.locals, source_prefix);
+}
+
+void Interpreter::register_inputs(const DecodedCode& code, const std::vector<py::object>& locals,
+                                  const char* source_prefix) {
   int nargs = code.argcount + code.kwonlyargcount + ((code.flags & kCoVarargs) ? 1 : 0) +
               ((code.flags & kCoVarkeywords) ? 1 : 0);
   for (int i = 0; i < nargs; ++i) {
-    const py::object& v = f.locals[i];
+    const py::object& v = locals[i];
     std::string src = std::string(source_prefix) + "['" + code.localsplus_names[i] + "']";
     if (graphs_.contains_tensor(v)) {
       add_tensor_inputs(code.localsplus_names[i], src, v);
@@ -387,6 +391,14 @@ py::object Interpreter::run(py::handle fn, py::tuple args, py::dict kwargs) {
     throw py::error_already_set();
   }
   for (auto a : args) full.push_back(py::reinterpret_borrow<py::object>(a));
+  if (policy_.is_hook_runner(target)) {
+    // Name the inputs after forward's parameters, as without hooks; tensors are
+    // tracked by identity, so the hook runner passes the same inputs on.
+    py::object forward = py::type::of(fn).attr("forward");
+    const DecodedCode& code = decode(forward.attr("__code__"));
+    register_inputs(code, bind_arguments(code, forward, full, kwargs), "L");
+    return run_function(target, full, kwargs, nullptr);
+  }
   return run_function(target, full, kwargs, "L");
 }
 

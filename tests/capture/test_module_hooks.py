@@ -62,7 +62,10 @@ def test_hooks_on_the_captured_module_and_on_a_leaf_module():
     model = Outer().eval()
     model.register_forward_hook(shift_output)
     model.norm.register_forward_hook(shift_output)  # a leaf: the graph's call runs its hook
-    check_in_one_graph(model, torch.randn(2, 3))
+    report = check_in_one_graph(model, torch.randn(2, 3))
+    # The inputs keep forward's names, as without hooks.
+    sources = {g["source"] for g in report.to_json()["guards"]}
+    assert "L['x']" in sources and not any("args" in s for s in sources), sources
 
 
 def test_a_hook_returning_none_changes_nothing_and_removed_hooks_are_gone():
