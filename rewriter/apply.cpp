@@ -14,6 +14,7 @@ const char* skip_reason_text(SkipReason reason) {
     case SkipReason::Overlapping: return "overlaps another fix that was applied";
     case SkipReason::NoChange: return "the fix changes nothing";
     case SkipReason::Reverted: return "not applied: its file was left as it was (see the error)";
+    case SkipReason::SyntaxError: return "not applied: the file has a syntax error (FX900)";
   }
   return "not applied";
 }

@@ -39,6 +39,7 @@ enum class SkipReason {
   Overlapping,  // partially overlaps an accepted fix that comes first
   NoChange,     // applied, but the text stayed the same (set by the fix loop)
   Reverted,     // the file's fixes were undone (set by the fix loop)
+  SyntaxError,  // the file does not parse, so it is not rewritten (set by the fix loop)
 };
 
 // A short phrase for messages: "needs --unsafe-fixes", "overlaps another fix", ...

@@ -117,6 +117,13 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
       if (f.frozen) continue;
       f.result.passes = pass;
       ApplyResult r = apply_fixes(f.text, diags, options.mode, f.ending);
+      if (f.original_errors > 0) {
+        // Not rewritten: the analysis of code the parser only half understood
+        // (an escape hatch it could not see, say) is no base for edits.
+        f.result.remaining = f.result.unfixed = remaining_of(diags, r.skipped, r.applied, SkipReason::SyntaxError);
+        f.frozen = true;
+        continue;
+      }
       if (pass == 1) f.result.unfixed = remaining_of(diags, r.skipped, r.applied, SkipReason::Reverted);
       if (r.text == f.text) {
         f.result.remaining = remaining_of(diags, r.skipped, r.applied, SkipReason::NoChange);

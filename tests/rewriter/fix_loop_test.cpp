@@ -114,11 +114,13 @@ TEST_CASE("a fix that breaks the syntax leaves the file as it was and is named",
   for (const RemainingDiagnostic& d : r.remaining) CHECK(d.not_applied == SkipReason::Reverted);
 }
 
-TEST_CASE("a file that did not parse may be fixed if no new error appears", "[loop]") {
+TEST_CASE("a file that does not parse is not fixed, and says why", "[loop]") {
   auto lint = per_file([](const std::string& t) { return replace_rule("TOY", t, "old", "new"); });
   FileFixResult r = fix_one("x = old\ndef (:\n", lint);
-  CHECK(r.status == FixStatus::Fixed);
-  CHECK(r.fixed == "x = new\ndef (:\n");
+  CHECK(r.status == FixStatus::Unchanged);
+  CHECK(r.fixed == "x = old\ndef (:\n");
+  REQUIRE(r.remaining.size() == 1);
+  CHECK(r.remaining[0].not_applied == SkipReason::SyntaxError);
 }
 
 TEST_CASE("what is left says why", "[loop]") {
@@ -130,7 +132,7 @@ TEST_CASE("what is left says why", "[loop]") {
     return d;
   });
   SECTION("safe only") {
-    FileFixResult r = fix_one("u d n\n", lint);
+    FileFixResult r = fix_one("u, d, n\n", lint);
     CHECK(r.status == FixStatus::Unchanged);
     REQUIRE(r.remaining.size() == 3);
     CHECK(r.remaining[0].not_applied == SkipReason::NeedsUnsafe);
@@ -138,9 +140,9 @@ TEST_CASE("what is left says why", "[loop]") {
     CHECK_FALSE(r.remaining[2].not_applied.has_value());
   }
   SECTION("with unsafe fixes") {
-    FileFixResult r = fix_one("u d n\n", lint, {FixMode::IncludeUnsafe, 10});
+    FileFixResult r = fix_one("u, d, n\n", lint, {FixMode::IncludeUnsafe, 10});
     CHECK(r.status == FixStatus::Fixed);
-    CHECK(r.fixed == "U d n\n");
+    CHECK(r.fixed == "U, d, n\n");
     REQUIRE(r.applied.size() == 1);
     CHECK(r.applied[0].applicability == Applicability::Unsafe);
     CHECK(r.remaining.size() == 2);
