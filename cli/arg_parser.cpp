@@ -1,8 +1,9 @@
 #include "cli/arg_parser.h"
 
-#include <algorithm>
+#include <vector>
 
 #include "cli/cli_error.h"
+#include "cli/spelling.h"
 
 namespace fxlint::cli {
 
@@ -33,33 +34,12 @@ std::vector<std::string> ParsedArgs::list(std::string_view name) const {
 
 namespace {
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // "unexpected argument '--selcet'", with the option probably meant (as clap suggests).
 std::string unexpected(const std::string& arg, const std::string& name, std::span<const OptionSpec> specs) {
   std::string message = "unexpected argument '" + arg + "'";
-  std::string_view best;
-  size_t best_distance = 3;  // at most two edits away
-  for (const OptionSpec& s : specs) {
-    size_t d = edit_distance(name, s.name);
-    if (d < best_distance) {
-      best = s.name;
-      best_distance = d;
-    }
-  }
+  std::vector<std::string_view> names;
+  for (const OptionSpec& s : specs) names.push_back(s.name);
+  std::string_view best = closest_spelling(name, names);
   if (!best.empty()) message += "; did you mean '" + std::string(best) + "'?";
   return message;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/cli_error.h"
+#include "cli/spelling.h"
 
 namespace fxlint::cli {
 
@@ -19,32 +20,8 @@ std::string quoted_list(std::initializer_list<std::string_view> items) {
   return out;
 }
 
-// Edit distance, for "did you mean" hints on misspelled keys.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string did_you_mean(std::string_view value, std::initializer_list<std::string_view> allowed) {
-  std::string_view best;
-  size_t best_distance = 3;  // farther than two edits is not a typo
-  for (std::string_view a : allowed) {
-    size_t d = edit_distance(value, a);
-    if (d < best_distance) {
-      best = a;
-      best_distance = d;
-    }
-  }
+  std::string_view best = closest_spelling(value, std::span<const std::string_view>(allowed.begin(), allowed.size()));
   return best.empty() ? "" : "did you mean \"" + std::string(best) + "\"? ";
 }
 
