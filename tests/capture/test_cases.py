@@ -122,6 +122,8 @@ GB_IDS = {
     "if_on_tensor": "GB0170", "mask_index": "GB0036", "nonzero": "GB0036", "one_hot_without_classes": "GB0246",
     "print_call": "GB0059", "logging_call": "GB0291", "numpy_call": "GB0294", "time_call": "GB9193",
     "deepcopy_call": "GB0179", "class_definition": "GB0075", "eval_call": None, "numpy_of_tensor": None,
+    "warnings_call": "GB0007", "random_call": "GB0007", "math_on_tensor": "GB0007", "data_ptr": None,
+    "locals_call": None,
 }
 
 
