@@ -13,11 +13,8 @@ import tempfile
 
 import torch
 
-_NAMES = {
-    torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.int32: "int32",
-    torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool",
-}
-_DTYPES = {name: dtype for dtype, name in _NAMES.items()}
+# dtypes both sides know, spelled as torch and ONNX Runtime both spell them.
+_DTYPES = ("float32", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
 _SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "onnx_run.js")
 
 
@@ -46,12 +43,13 @@ def run_model(path, inputs, timeout=600):
     with tempfile.TemporaryDirectory(prefix="fxlint-onnx-") as tmp:
         specs = []
         for i, t in enumerate(inputs):
-            if not isinstance(t, torch.Tensor) or t.dtype not in _NAMES:
+            dtype = str(t.dtype).removeprefix("torch.") if isinstance(t, torch.Tensor) else None
+            if dtype not in _DTYPES:
                 raise ValueError(f"input {i} is not a tensor of a dtype the runtime takes: {type(t).__name__}")
             file = os.path.join(tmp, f"input_{i}.bin")
             with open(file, "wb") as f:
                 f.write(t.detach().cpu().contiguous().numpy().tobytes())
-            specs.append({"name": f"input_{i}", "dtype": _NAMES[t.dtype], "shape": list(t.shape), "file": file})
+            specs.append({"name": f"input_{i}", "dtype": dtype, "shape": list(t.shape), "file": file})
         manifest = os.path.join(tmp, "manifest.json")
         with open(manifest, "w") as f:
             json.dump({"model": os.path.abspath(path), "inputs": specs, "out_dir": tmp}, f)
@@ -63,9 +61,9 @@ def run_model(path, inputs, timeout=600):
             described = json.load(f)
         outputs = []
         for o in described:
-            dtype = _DTYPES.get(o["dtype"])
-            if dtype is None:
+            if o["dtype"] not in _DTYPES:
                 raise RuntimeError(f"output {o['name']} has dtype {o['dtype']}, which fxlint does not read")
+            dtype = getattr(torch, o["dtype"])
             with open(o["file"], "rb") as f:
                 data = bytearray(f.read())
             t = torch.frombuffer(data, dtype=dtype) if data else torch.empty(0, dtype=dtype)
