@@ -76,7 +76,9 @@ CallPolicy::CallPolicy() {
   opoverload_cls_ = torch.attr("_ops").attr("OpOverload");
   builtins_ = py::module_::import("builtins");
   py::module_ module_call = py::module_::import("fxlint_capture.module_call");
-  has_forward_hooks_ = module_call.attr("has_forward_hooks");
+  py::module_ torch_module = py::module_::import("torch.nn.modules.module");
+  for (const char* name : {"_global_forward_pre_hooks", "_global_forward_hooks"})
+    global_forward_hooks_.push_back(torch_module.attr(name));  // mutated in place, never rebound
   call_with_hooks_ = module_call.attr("call_with_hooks");
   for (const char* n : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
     if (py::hasattr(torch, n)) grad_mode_classes_.push_back(torch.attr(n));
@@ -212,8 +214,22 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
   return brk("call to builtin " + name + "() with tensor arguments", "FX502", "GB0059");
 }
 
+// Checked on every module call, so in C++: the same hooks module_call.py runs.
+bool CallPolicy::has_forward_hooks(py::handle module) const {
+  auto non_empty = [](py::handle hooks) {
+    Py_ssize_t n = hooks.is_none() ? 0 : PyObject_Length(hooks.ptr());
+    if (n < 0) PyErr_Clear();  // not a container: no hooks to run
+    return n > 0;
+  };
+  for (const py::object& hooks : global_forward_hooks_)
+    if (non_empty(hooks)) return true;
+  for (const char* name : {"_forward_pre_hooks", "_forward_hooks"})
+    if (non_empty(py::getattr(module, name, py::none()))) return true;
+  return false;
+}
+
 py::object CallPolicy::module_entry(py::handle module) const {
-  if (has_forward_hooks_(module).cast<bool>()) return call_with_hooks_;
+  if (has_forward_hooks(module)) return call_with_hooks_;
   return py::type::of(module).attr("forward");
 }
 
@@ -246,7 +262,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     bool standard = module_is(mod, "torch.nn") || module_is(mod, "torch.ao");
     // Standard modules are graph leaves, as in torch.fx (the graph's call runs their hooks);
     // Sequential is followed, unless it has hooks.
-    if (standard && (PyObject_IsInstance(c, sequential_cls_.ptr()) != 1 || has_forward_hooks_(callable).cast<bool>()))
+    if (standard && (PyObject_IsInstance(c, sequential_cls_.ptr()) != 1 || has_forward_hooks(callable)))
       return of_kind(CallKind::LeafModule);
     py::object forward = py::getattr(py::type::of(callable), "forward", py::none());
     if (PyFunction_Check(forward.ptr())) {

@@ -51,6 +51,7 @@ class CallPolicy {
 
  private:
   bool is_tensor(py::handle v) const;
+  bool has_forward_hooks(py::handle module) const;
   bool any_tensor(const std::vector<py::object>& args, py::handle kwargs) const;
   std::string origin_module(py::handle callable) const;
   bool in_stdlib(py::handle function) const;
@@ -65,7 +66,8 @@ class CallPolicy {
   py::object function_type_, method_type_, builtin_type_, method_descriptor_type_, wrapper_descriptor_type_,
       method_wrapper_type_, opoverload_packet_cls_, opoverload_cls_;
   py::object builtins_;
-  py::object has_forward_hooks_, call_with_hooks_;
+  py::object call_with_hooks_;
+  std::vector<py::object> global_forward_hooks_;  // torch's module-wide hook dicts
   std::vector<py::object> grad_mode_classes_;
   std::string stdlib_dir_;
 };

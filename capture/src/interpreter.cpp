@@ -199,7 +199,7 @@ void Interpreter::step(Frame& f, const Instr& in) {
       PyObject* v = PyDict_GetItemWithError(f.globals.ptr(), name.ptr());
       if (v) {
         py::object value = py::reinterpret_borrow<py::object>(v);
-        record_global_read(py::str(name), value);
+        if (!policy_.is_hook_runner(f.function)) record_global_read(py::str(name), value);  // the user's reads only
         f.stack.push_back(value);
         return;
       }

@@ -106,3 +106,24 @@ def test_hooks_with_kwargs():
     model.inner.register_forward_pre_hook(lambda m, a, k: ((a[0] + 1,), k), with_kwargs=True)
     model.inner.register_forward_hook(lambda m, a, k, out: out * 3, with_kwargs=True)
     check_in_one_graph(model, torch.randn(2, 3))
+
+
+def test_global_hooks_run_on_every_module():
+    torch.manual_seed(0)
+    model = Outer().eval()
+    handle = torch.nn.modules.module.register_module_forward_hook(
+        lambda m, a, out: out * 2 if isinstance(out, torch.Tensor) else out)
+    try:
+        x = torch.randn(2, 3)
+        report = fxlint_capture.explain(model)(x)
+        assert report.graph_count == 1 and report.graph_break_count == 0, str(report)
+        with torch.no_grad():
+            eager = model(x)
+            # forward, not __call__: the graph module is a module too, and the global hook
+            # would run once more on it.
+            graph = report.graphs[0].forward(*report.graph_inputs[0])
+        assert torch.allclose(report.result, eager) and torch.allclose(graph, eager)
+        # The hook runner's own globals are not the user's: no guards on them.
+        assert not any("hooks" in g["source"] for g in report.to_json()["guards"])
+    finally:
+        handle.remove()

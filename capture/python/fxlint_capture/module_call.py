@@ -19,12 +19,6 @@ def _hooks(mod, local, local_kwargs, global_, global_kwargs):
     return out
 
 
-def has_forward_hooks(mod):
-    return bool(getattr(_torch_module, "_global_forward_pre_hooks", None)
-                or getattr(_torch_module, "_global_forward_hooks", None)
-                or getattr(mod, "_forward_pre_hooks", None) or getattr(mod, "_forward_hooks", None))
-
-
 def pre_hooks(mod):
     return _hooks(mod, "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
                   "_global_forward_pre_hooks", "_global_forward_pre_hooks_with_kwargs")
