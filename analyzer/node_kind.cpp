@@ -45,6 +45,8 @@ const std::vector<NodeKind>& symbol_table() {
 
 }  // namespace
 
+std::span<const NodeKind> symbol_kinds() { return symbol_table(); }
+
 NodeKind node_kind(TSNode node) { return symbol_kind(ts_node_symbol(node)); }
 
 NodeKind symbol_kind(TSSymbol sym) {

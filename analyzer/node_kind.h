@@ -3,6 +3,7 @@
 // Symbols are mapped once per process so kind checks are a table lookup, not
 // a string compare.
 #include <cstdint>
+#include <span>
 
 #include <tree_sitter/api.h>
 
@@ -68,5 +69,7 @@ extern "C" const TSLanguage* tree_sitter_python(void);
 NodeKind node_kind(TSNode node);
 // The kind of a symbol as ts_node_symbol reports it.
 NodeKind symbol_kind(TSSymbol symbol);
+// The kind of every grammar symbol, indexed by symbol (the error symbol excepted).
+std::span<const NodeKind> symbol_kinds();
 
 }  // namespace fxlint
