@@ -11,12 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#ifndef FXLINT_CAPTURE_PYTHON
-#define FXLINT_CAPTURE_PYTHON "/usr/bin/python3"
-#endif
-#ifndef FXLINT_CAPTURE_PACKAGE_DIR
-#define FXLINT_CAPTURE_PACKAGE_DIR ""
-#endif
+#include "cli/python_environment.h"
+
 
 extern char** environ;
 
@@ -31,22 +27,23 @@ std::chrono::seconds capture_timeout() {
 namespace fs = std::filesystem;
 
 CaptureInstall capture_install() {
-  CaptureInstall install{FXLINT_CAPTURE_PYTHON, FXLINT_CAPTURE_PACKAGE_DIR};
-  if (const char* dir = std::getenv("FXLINT_CAPTURE_PATH"); dir && *dir) install.package_dir = dir;
-  return install;
+  const PythonEnvironment& e = python_environment();
+  return {e.python, e.package_dir};
 }
 
 std::optional<std::string> capture_unavailable(const CaptureInstall& install) {
   std::error_code ec;
+  if (install.python.empty()) {
+    return "no Python interpreter found: activate the environment that has torch, or set FXLINT_PYTHON";
+  }
   if (!fs::is_regular_file(install.python, ec) || ::access(install.python.c_str(), X_OK) != 0) {
     return "the capture's Python interpreter " + install.python.string() +
-           " is missing; reconfigure with -DFXLINT_PYTHON=/path/to/python3 (a Python 3.11 with torch)";
+           " is missing; set FXLINT_PYTHON to a Python 3.11 that has torch";
   }
-  if (!fs::is_regular_file(install.package_dir / "fxlint_capture" / "__init__.py", ec)) {
-    return "the capture package is not built (no fxlint_capture in " + install.package_dir.string() +
-           "); build it with `cmake --build <build-dir> --target fxlint_capture` (configure with "
-           "-DFXLINT_BUILD_CAPTURE=ON; it needs /usr/bin/python3 3.11 headers and pybind11), or set "
-           "FXLINT_CAPTURE_PATH to the directory that holds fxlint_capture/";
+  if (!install.package_dir.empty() &&
+      !fs::is_regular_file(install.package_dir / "fxlint_capture" / "__init__.py", ec)) {
+    return "no fxlint_capture package in " + install.package_dir.string() +
+           " (FXLINT_CAPTURE_PATH names the directory that holds fxlint_capture/)";
   }
   return std::nullopt;
 }
@@ -61,13 +58,13 @@ std::vector<std::string> child_environment(const CaptureInstall& install) {
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);
     if (entry.starts_with("PYTHONPATH=")) {
-      if (entry.size() > 11) pythonpath += ":" + std::string(entry.substr(11));
+      if (entry.size() > 11) pythonpath += (pythonpath.empty() ? "" : ":") + std::string(entry.substr(11));
       continue;
     }
     if (entry.starts_with("PYTHONDONTWRITEBYTECODE=")) continue;
     env.emplace_back(entry);
   }
-  env.push_back("PYTHONPATH=" + pythonpath);
+  if (!pythonpath.empty()) env.push_back("PYTHONPATH=" + pythonpath);
   env.push_back("PYTHONDONTWRITEBYTECODE=1");
   return env;
 }

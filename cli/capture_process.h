@@ -1,8 +1,6 @@
 #pragma once
 // Running the bytecode capture (`python -m fxlint_capture`) as a child
-// process. The interpreter is the one the capture was built for (FXLINT_PYTHON,
-// compiled in), never the first `python3` on PATH, which may lack torch; the
-// package directory is compiled in and can be moved with FXLINT_CAPTURE_PATH.
+// process, in the interpreter and with the package python_environment() finds.
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -13,10 +11,10 @@ namespace fxlint::cli {
 
 struct CaptureInstall {
   std::filesystem::path python;       // interpreter with torch
-  std::filesystem::path package_dir;  // directory holding fxlint_capture/
+  std::filesystem::path package_dir;  // directory holding fxlint_capture/; empty: importable as is
 };
 
-// The compiled-in install, with FXLINT_CAPTURE_PATH overriding the package dir.
+// The interpreter and package python_environment() found.
 CaptureInstall capture_install();
 
 // Why the capture cannot run (not built, no interpreter), with how to fix

@@ -98,6 +98,9 @@ int run_check(std::span<const std::string> argv, Io& io) {
   int status = found && !args.has("--exit-zero") ? 1 : 0;
   if (args.has("--silent") && !output_file) return status;
   bool quiet = args.has("--quiet");
+  if (!quiet) {
+    for (const std::string& w : outcome.warnings) io.err << "warning: " << w << '\n';
+  }
   if (outcome.files.empty() && !request.stdin_filename && !quiet) {
     io.err << "warning: no Python files found under the given path(s)\n";
   }

@@ -19,6 +19,7 @@
 #include "cli/lint_options.h"
 #include "cli/lint_run.h"
 #include "cli/module_name.h"
+#include "cli/python_environment.h"
 #include "cli/rule_selection.h"
 #include "cli/source_reader.h"
 #include "cli/verify_output.h"
@@ -81,6 +82,7 @@ struct FixPlan {
   std::vector<PlannedFile> files;
   std::vector<LintGroup> groups;
   std::vector<std::string> problems;  // files that cannot be fixed, and why
+  std::vector<std::string> warnings;  // about the settings
 };
 
 void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
@@ -120,7 +122,7 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
     const Config& config = configs.for_file(source.path);
     FileSettings settings = file_settings(request, config, source.path);
     Scope scope = settings.scope;
-    std::string torch_version = config.torch_version.value_or(CheckOptions{}.torch_version);
+    std::string torch_version = torch_version_for(config, &plan.warnings);
 
     auto [it, fresh] = group_of.try_emplace({scope, torch_version}, plan.groups.size());
     if (fresh) {
@@ -219,6 +221,7 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   }
 
   FixPlan plan = plan_fix(request, io.cwd);
+  for (const std::string& w : plan.warnings) io.err << "warning: " << w << '\n';
   if (plan.files.empty() && plan.problems.empty()) {
     io.err << "warning: no Python files found under the given path(s)\n";
   }

@@ -8,6 +8,7 @@
 #include "cli/file_discovery.h"
 #include "cli/lint_run.h"
 #include "cli/module_name.h"
+#include "cli/python_environment.h"
 #include "cli/version.h"
 #include "lsp/server.h"
 
@@ -43,7 +44,7 @@ lsp::FileSettingsForLsp settings_for(const fs::path& cwd, const std::optional<fs
   s.scope = resolved.scope;
   // Excluded as `check --force-exclude` would exclude it: the file or a directory above it.
   s.rules = is_excluded_by_config(file, configs) ? RuleSet{} : resolved.rules;
-  s.torch_version = config.torch_version.value_or(CheckOptions{}.torch_version);
+  s.torch_version = torch_version_for(config, nullptr);
   s.entry_points = config.entry_points;
   s.compile_functions = config.compile_functions;
   s.compile_decorators = config.compile_decorators;

@@ -8,6 +8,7 @@
 
 #include "cli/config_resolver.h"
 #include "cli/module_name.h"
+#include "cli/python_environment.h"
 #include "cli/source_reader.h"
 #include "core/source_encoding.h"
 
@@ -110,7 +111,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     }
     const Config& config = configs.for_file(source.path);
     FileSettings settings = file_settings(request, config, source.path);
-    Group& group = groups[{settings.scope, config.torch_version.value_or("")}];
+    Group& group = groups[{settings.scope, torch_version_for(config, &outcome.warnings)}];
     group.configs.insert(&config);
     group.result_index.push_back(outcome.files.size());
     group.inputs.push_back({result.display_path, modules.name_of(source.path), std::move(source.text),
@@ -120,7 +121,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
 
   for (auto& [key, group] : groups) {
     group.options.scope = key.first;
-    if (!key.second.empty()) group.options.torch_version = key.second;
+    group.options.torch_version = key.second;
     group.options.jobs = request.jobs;
     group.options.release_memory = request.release_memory;
     for (const Config* c : group.configs) {

@@ -38,6 +38,7 @@ struct FileResult {
 struct LintOutcome {
   std::vector<FileResult> files;  // every file looked at, sorted by display path
   size_t files_checked = 0;
+  std::vector<std::string> warnings;  // about the settings, printed unless --quiet
 };
 
 // What applies to one file: the request's overrides over its config.

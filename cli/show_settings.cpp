@@ -4,6 +4,7 @@
 
 #include "cli/config_resolver.h"
 #include "cli/module_name.h"
+#include "cli/python_environment.h"
 
 namespace fxlint::cli {
 
@@ -73,7 +74,19 @@ int show_settings(const LintRequest& request, const fs::path& cwd, std::ostream&
   out << "Module name: " << quote(modules.name_of(file)) << "\n\n";
   out << "target = " << quote(target_name(settings.target)) << '\n';
   out << "scope = " << quote(settings.scope == Scope::All ? "all" : "reachable") << '\n';
-  out << "torch-version = " << quote(config.torch_version.value_or(CheckOptions{}.torch_version)) << '\n';
+  std::vector<std::string> warnings;
+  std::string torch_version = torch_version_for(config, &warnings);
+  const std::optional<TorchInstall>& torch = installed_torch();
+  out << "torch-version = " << quote(torch_version);
+  if (config.torch_version) {
+    out << "  # pinned by the config\n";
+  } else if (torch) {
+    out << "  # the environment's torch " << torch->version << ", " << torch->package.string() << '\n';
+  } else {
+    out << "  # unknown: no torch beside " << (python_environment().python.empty() ? std::string("any Python")
+                                                                                  : python_environment().python.string())
+        << "; fixes use the guards every torch 2.x has\n";
+  }
   out << "rules = " << list_of(rules, same) << '\n';
   if (config.exclude) {
     out << "exclude = " << list_of(*config.exclude, [](const PathPattern& p) { return p.text(); }) << '\n';

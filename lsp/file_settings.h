@@ -16,7 +16,7 @@ struct FileSettingsForLsp {
   Target target = Target::Fx2Onnx;
   Scope scope = Scope::Reachable;
   RuleSet rules = default_rules(Target::Fx2Onnx);
-  std::string torch_version = "2.3";
+  std::string torch_version;  // empty when unknown
   std::vector<std::string> entry_points;  // "package.module:Qualified.name"
   std::vector<std::string> compile_functions;
   std::vector<std::string> compile_decorators;

@@ -23,7 +23,7 @@ class DiagnosticSink {
 };
 
 struct CheckSettings {
-  std::string torch_version = "2.3";
+  std::string torch_version;  // "2.14"; empty when unknown
 };
 
 class Check : public CodeVisitor {

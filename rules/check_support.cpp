@@ -77,6 +77,7 @@ Node enclosing_statement(Node node) {
 }
 
 std::string_view is_compiling_function(std::string_view v) {
+  if (v.empty()) return "torch._dynamo.is_compiling";
   int major = std::atoi(std::string(v).c_str());
   auto dot = v.find('.');
   int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());

@@ -32,7 +32,8 @@ bool is_outer_object(Node expr, const WalkContext& ctx);
 // The statement that contains `node` directly (its expression_statement, ...).
 Node enclosing_statement(Node node);
 
-// Spelling of "is the code being compiled?" for a torch version ("2.3").
+// Spelling of "is the code being compiled?" for a torch version ("2.14"); for
+// an unknown version (""), the one every torch 2.x has.
 std::string_view is_compiling_function(std::string_view torch_version);
 
 }  // namespace fxlint::support

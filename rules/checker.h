@@ -28,8 +28,9 @@ struct CheckOptions {
   std::vector<std::string> compile_functions;
   // Dotted names of decorators that mark a function as compiled.
   std::vector<std::string> compile_decorators;
-  // torch version the fixes target ("2.3"): decides the compile-guard spelling.
-  std::string torch_version = "2.3";
+  // torch version the fixes target ("2.14"): decides the compile-guard spelling.
+  // Empty when unknown: fixes then use spellings every torch 2.x has.
+  std::string torch_version;
   unsigned jobs = 1;  // 0 = all cores
   // False when the process ends right after this call (`fxlint check`): the
   // parsed trees are then left to the operating system, which takes them back

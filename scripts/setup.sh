@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# One command from a fresh Debian 12 machine: install dependencies, build, and
-# run fxlint on the bundled example project.
+# One command on a fresh Debian 12 or 13 machine: system packages, the Python
+# environment (.venv/) with the pinned torch stack, fxlint built and installed
+# into it (a developer build in build/, tests included), then fxlint run on the
+# bundled examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$(nproc)"
+./scripts/setup-venv.sh
+# The same `pip install .` a user runs, with the build kept in build/ (so that
+# rebuilds are incremental and ctest finds the tests) and the tests built too.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \
+  -C build-dir=build -C cmake.build-type=RelWithDebInfo -C cmake.define.FXLINT_TESTS=ON \
+  -C build.verbose=false .
 echo
-echo "$ build/fxlint check examples/"
-build/fxlint check examples/ || true  # the examples are meant to have findings
+echo "$ .venv/bin/fxlint check examples/"
+.venv/bin/fxlint check examples/ || true  # the examples are meant to have findings

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include "lsp/document_store.h"
 #include "lsp/lsp_error.h"

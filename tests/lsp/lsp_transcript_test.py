@@ -1,7 +1,7 @@
 """`fxlint server` through a real client: JSON-RPC with Content-Length framing
 over the server's stdin/stdout, as an editor speaks it.
 
-Usage: /usr/bin/python3 lsp_transcript_test.py /path/to/fxlint
+Usage: .venv/bin/python lsp_transcript_test.py /path/to/fxlint
 """
 import json
 import os

@@ -1,5 +1,5 @@
 // Whole sessions in-process: framed messages in, framed messages out.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 #include <sstream>
 
 #include "core/line_index.h"

@@ -1,5 +1,5 @@
 // Pins the overlap policy of apply_fixes with toy fixes on a short text.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include "rewriter/apply.h"
 #include "toy_fixes.h"

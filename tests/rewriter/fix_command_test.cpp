@@ -1,7 +1,7 @@
 // `fxlint fix` run in-process on temporary files, with toy rules standing in
 // for check_sources so that every path of the command can be reached: a fix
 // that breaks the syntax, an unwritable file, unsafe and unfixable findings.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include <sys/stat.h>
 

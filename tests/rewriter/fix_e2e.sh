@@ -6,7 +6,7 @@
 set -u
 read -r -a FIX <<<"$1"
 read -r -a TOY <<<"$2"
-PY=/usr/bin/python3
+PY=${FXLINT_PYTHON:-python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
@@ -105,17 +105,27 @@ expect_status 2 $? "syntax-breaking fix"
 grep -q 'broken.py: the fix for FX502 at 2:1' err || fail "syntax-breaking fix not named: $(cat err)"
 cmp -s broken.py broken.orig || fail "a syntax-breaking fix changed the file"
 
-# 7. The fixed model computes what the original did, traces, and exports to ONNX. torch 1.13
-#    has no torch.compiler: the config's torch-version picks the guard it does have.
+# 7. The fixed model computes what the original did, traces, and exports to ONNX. With no
+#    torch-version pinned, the guard is the installed torch's (2.3 and later: torch.compiler).
 mkdir sem && cd sem || exit 2
-echo 'torch-version = "1.13"' >fxlint.toml
 write_model model.py
 cp model.py original.py
 "${FIX[@]}" --apply --unsafe-fixes model.py >out 2>err
 expect_status 0 $? "semantic project: unsafe apply"
-grep -q 'torch.fx._symbolic_trace.is_fx_tracing' model.py || fail "torch-version 1.13 guard not used"
+grep -q 'torch.compiler.is_compiling' model.py || fail "the installed torch's guard not used: $(cat model.py)"
 "$PY" "$HERE/fix_semantics.py" original.py model.py >sem.out 2>&1 ||
   fail "fixed model differs, does not trace or does not export: $(tail -5 sem.out)"
+cd ..
+
+# 7b. A pinned torch-version decides the guard, and one the environment does not have is warned of.
+mkdir pinned && cd pinned || exit 2
+echo 'torch-version = "1.13"' >fxlint.toml
+write_model model.py
+"${FIX[@]}" --apply --unsafe-fixes model.py >out 2>err
+expect_status 0 $? "pinned project: unsafe apply"
+grep -q 'torch.fx._symbolic_trace.is_fx_tracing' model.py || fail "torch-version 1.13 guard not used"
+grep -q 'warning: .*fxlint.toml pins torch-version = "1.13", but the environment has torch 2\.' err ||
+  fail "no warning for a pinned torch the environment does not have: $(cat err)"
 cd ..
 
 # 8. Files are fixed together: a function is compiled because another file passes it to

@@ -1,6 +1,6 @@
 // The fixpoint loop with toy rules: convergence, the pass bound, oscillation,
 // the syntax guarantee, cross-file linting and what is reported as left.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include "rewriter/fix_loop.h"
 #include "toy_fixes.h"

@@ -2,7 +2,7 @@
 // fix loop (that rule only, unsafe fixes included), must come out as its
 // .fixed.py (the fixture's `# expect:` markers aside); fixing again changes
 // nothing; and what is left of the rule is exactly what had no fix.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include <filesystem>
 #include <fstream>

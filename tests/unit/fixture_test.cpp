@@ -1,6 +1,6 @@
 // Runs every rule fixture: each line ending in `# expect: FX101[, FX201]` must
 // get exactly those codes; any diagnostic on an unmarked line fails.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include <filesystem>
 #include <fstream>

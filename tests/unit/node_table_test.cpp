@@ -2,7 +2,7 @@
 // every node: the flattener reads tree-sitter's internals, so this is what
 // catches a difference (a grammar alias, a hidden rule, an error node, a
 // tree-sitter upgrade).
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include <cstdlib>
 #include <filesystem>

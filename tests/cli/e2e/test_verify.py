@@ -1,5 +1,5 @@
 """`fxlint verify` and `fxlint fix --verify` against the real bytecode capture
-(torch from /usr/bin/python3). Each capture starts a Python process that
+(torch from the project environment). Each capture starts a Python process that
 imports torch, so the cases are few and small."""
 import json
 import os

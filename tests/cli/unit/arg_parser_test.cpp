@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include "cli/arg_parser.h"
 #include "cli/cli_error.h"

@@ -1,6 +1,6 @@
 // Rendered output of each format for fixed diagnostics, compared with the
 // snapshots in tests/cli/snapshots (FXLINT_UPDATE_SNAPSHOTS=1 rewrites them).
-#include <catch2/catch.hpp>
+#include "tests/support/catch.h"
 
 #include <cstdlib>
 #include <fstream>
