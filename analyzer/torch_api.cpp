@@ -211,6 +211,7 @@ bool is_disable_decorator(std::string_view q) {
 HatchPredicate hatch_predicate(std::string_view q) {
   static const Set compiling = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                                 "torch.fx._symbolic_trace.is_fx_tracing",
+                                "torch.fx._symbolic_trace.is_fx_symbolic_tracing",
                                 "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling",
                                 "torch._dynamo.external_utils.is_compiling"};
   if (compiling.count(q)) return HatchPredicate::IsCompiling;

@@ -27,7 +27,7 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"--mode", "", "MODE", "Capture mode: strict (one graph, no side effects; default) or dynamo"},
     {"--onnx", "", "PATH", "Export the captured graph to PATH and validate it (one target only)"},
-    {"--opset", "", "N", "ONNX opset for --onnx and config targets with `onnx` (default 17)"},
+    {"--opset", "", "N", "ONNX opset for --onnx and config targets with `onnx` (default 18)"},
     {"--output-format", "", "FORMAT", "Output format: full (default) or json"},
     {"--config", "", "FILE", "Read targets from this config file instead of the nearest one"},
     {"--help", "-h", "", "Print this help"},
@@ -78,8 +78,8 @@ int parse_opset(const std::string& text) {
   bool digits = !text.empty() && text.size() < 4;
   for (char c : text) digits = digits && c >= '0' && c <= '9';
   int opset = digits ? std::stoi(text) : 0;
-  if (opset < 7 || opset > 21) {
-    throw UsageError("invalid value '" + text + "' for '--opset'; expected an ONNX opset from 7 to 21");
+  if (opset < 7 || opset > 23) {
+    throw UsageError("invalid value '" + text + "' for '--opset'; expected an ONNX opset from 7 to 23");
   }
   return opset;
 }
@@ -181,7 +181,7 @@ int run_verify(std::span<const std::string> argv, Io& io) {
   } else {
     for (VerifyJob& job : jobs) {
       job.mode = mode.value_or("strict");
-      job.opset = opset.value_or(17);
+      job.opset = opset.value_or(VerifyConfig{}.opset);
     }
   }
   if (auto onnx = args.last("--onnx")) {

@@ -113,7 +113,7 @@ VerifyConfig verify_config(const TomlReader& r) {
   VerifyConfig v;
   if (auto mode = r.choice("mode", {"strict", "dynamo"})) v.mode = *mode;
   if (auto opset = r.integer("opset")) {
-    if (*opset < 7 || *opset > 21) r.fail(r.get("opset"), "opset", "expected an ONNX opset from 7 to 21");
+    if (*opset < 7 || *opset > 23) r.fail(r.get("opset"), "opset", "expected an ONNX opset from 7 to 23");
     v.opset = static_cast<int>(*opset);
   }
   if (const toml::node* targets = r.get("targets")) {

@@ -131,9 +131,36 @@ std::optional<std::string> read_torch_version(const fs::path& torch_package) {
   return std::nullopt;
 }
 
+namespace {
+
+// The folders a site-packages' .pth files add to sys.path, as Python's site
+// module reads them (a line that is not a comment or an import statement).
+std::vector<fs::path> pth_dirs(const fs::path& site) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(site, ec)) {
+    if (e.path().extension() != ".pth") continue;
+    std::ifstream in(e.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.empty() || line[0] == '#' || line.starts_with("import ") || line.starts_with("import\t")) continue;
+      fs::path dir = fs::path(line).is_absolute() ? fs::path(line) : site / line;
+      if (fs::is_directory(dir, ec)) out.push_back(dir);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<TorchInstall> torch_of(const fs::path& python) {
   if (python.empty()) return std::nullopt;
-  for (const fs::path& site : site_dirs(python)) {
+  std::vector<fs::path> sites = site_dirs(python);
+  for (size_t i = 0, n = sites.size(); i < n; ++i) {
+    for (fs::path& extra : pth_dirs(sites[i])) sites.push_back(std::move(extra));
+  }
+  for (const fs::path& site : sites) {
     if (std::optional<std::string> v = read_torch_version(site / "torch")) return TorchInstall{*v, site / "torch"};
   }
   return std::nullopt;

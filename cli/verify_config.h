@@ -17,7 +17,7 @@ struct VerifyTarget {
 
 struct VerifyConfig {
   std::string mode = "strict";
-  int opset = 17;
+  int opset = 18;  // the ONNX exporter's own (torch.onnx.export(dynamo=True)); lower ones are converted
   std::vector<VerifyTarget> targets;
 };
 

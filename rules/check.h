@@ -24,6 +24,7 @@ class DiagnosticSink {
 
 struct CheckSettings {
   std::string torch_version;  // "2.14"; empty when unknown
+  Target target = Target::Fx2Onnx;  // the file's: decides which tracer a compile guard must skip
 };
 
 class Check : public CodeVisitor {

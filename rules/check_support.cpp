@@ -76,11 +76,16 @@ Node enclosing_statement(Node node) {
   return Node();
 }
 
-std::string_view is_compiling_function(std::string_view v) {
-  if (v.empty()) return "torch._dynamo.is_compiling";
+std::string_view compile_guard_function(std::string_view v, Target target) {
   int major = std::atoi(std::string(v).c_str());
   auto dot = v.find('.');
   int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
+  if (target == Target::Fx2Onnx) {
+    // From 2.9 is_fx_tracing logs a warning and is also true under non-strict export.
+    if (major > 2 || (major == 2 && minor >= 9)) return "torch.fx._symbolic_trace.is_fx_symbolic_tracing";
+    return "torch.fx._symbolic_trace.is_fx_tracing";
+  }
+  if (v.empty()) return "torch._dynamo.is_compiling";
   if (major > 2 || (major == 2 && minor >= 3)) return "torch.compiler.is_compiling";
   if (major == 2) return "torch._dynamo.is_compiling";
   return "torch.fx._symbolic_trace.is_fx_tracing";

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analyzer/code_visitor.h"
+#include "rules/registry.h"
 
 namespace fxlint::support {
 
@@ -32,8 +33,12 @@ bool is_outer_object(Node expr, const WalkContext& ctx);
 // The statement that contains `node` directly (its expression_statement, ...).
 Node enclosing_statement(Node node);
 
-// Spelling of "is the code being compiled?" for a torch version ("2.14"); for
-// an unknown version (""), the one every torch 2.x has.
-std::string_view is_compiling_function(std::string_view torch_version);
+// The function a compile guard calls (`if not GUARD():`), one that is true
+// under the target's tracer on that torch version ("2.14"; "" when unknown).
+// torch.fx.symbolic_trace (fx2onnx) answers only is_fx_tracing, and from 2.9
+// is_fx_symbolic_tracing; Dynamo and torch.export answer
+// torch.compiler.is_compiling from 2.3, and torch._dynamo.is_compiling, which
+// every torch 2.x has, before that or when the version is unknown.
+std::string_view compile_guard_function(std::string_view torch_version, Target target);
 
 }  // namespace fxlint::support

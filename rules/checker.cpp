@@ -112,7 +112,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     }
   }
 
-  CheckSettings settings{options.torch_version};
+  CheckSettings settings{options.torch_version, input.target};
   DiagnosticSink sink;
   std::vector<std::unique_ptr<Check>> checks;
   for (const CheckEntry& e : check_factories()) {

@@ -138,7 +138,7 @@ std::string as_operand(Node n, std::string_view src) {
 
 }  // namespace
 
-std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::string_view torch_version,
+std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::string_view guard_function,
                                    std::string title) {
   std::string_view src = ctx.source();
   auto indent = indentation_at(src, statement.start());
@@ -150,15 +150,15 @@ std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::
   while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
   if (end < src.size() && src[end] == ';') return std::nullopt;
   std::string unit = indent_unit(src, *indent);
-  std::string guard = spelled(support::is_compiling_function(torch_version), ctx);
+  std::string guard = spelled(guard_function, ctx);
   std::string text = "if not " + guard + "():\n" + *indent + unit + indented_more(statement.text(src), unit);
   return Fix{std::move(title), Applicability::Safe, {Edit{statement.range(), std::move(text)}}};
 }
 
-std::optional<Fix> guard_call_statement(Node call, const WalkContext& ctx, std::string_view torch_version) {
+std::optional<Fix> guard_call_statement(Node call, const WalkContext& ctx, std::string_view guard_function) {
   Node parent = call.parent();
   if (!parent || !parent.is(NodeKind::ExpressionStatement) || parent.named_child_count() != 1) return std::nullopt;
-  return guard_statement(parent, ctx, torch_version, "Run it only outside compilation");
+  return guard_statement(parent, ctx, guard_function, "Run it only outside compilation");
 }
 
 std::optional<Fix> ternary_to_where(Node conditional, const WalkContext& ctx) {

@@ -11,10 +11,10 @@
 namespace fxlint::fixes {
 
 // FX104: `assert t` -> `if not <is_compiling>():` + the assert (safe).
-std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::string_view torch_version,
+std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::string_view guard_function,
                                    std::string title);
 // FX501: the same guard around a statement that is just this call (safe).
-std::optional<Fix> guard_call_statement(Node call, const WalkContext& ctx, std::string_view torch_version);
+std::optional<Fix> guard_call_statement(Node call, const WalkContext& ctx, std::string_view guard_function);
 // FX103: `if c: y = a else: y = b` -> `y = torch.where(c, a, b)` (unsafe).
 std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx);
 // FX103: `a if c else b` -> `torch.where(c, a, b)` (unsafe).

@@ -279,7 +279,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   std::string name = py::str(py::getattr(callable, "__name__", py::str("")));
   if ((name == "is_compiling" && (mod == "torch.compiler" || module_is(mod, "torch._dynamo") ||
                                   mod == "torch._utils_internal")) ||
-      (name == "is_fx_tracing" && module_is(mod, "torch.fx")))
+      ((name == "is_fx_tracing" || name == "is_fx_symbolic_tracing") && module_is(mod, "torch.fx")))
     return of_kind(CallKind::CompilingFlag);
 
   if (PyObject_IsInstance(c, opoverload_packet_cls_.ptr()) == 1 || PyObject_IsInstance(c, opoverload_cls_.ptr()) == 1) {

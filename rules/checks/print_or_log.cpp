@@ -29,7 +29,8 @@ class PrintOrLog final : public Check {
     else if (is_logging_call(q)) what = "logging";
     if (!what) return;
     sink_.report(RuleId::FX501, call.range(), std::string(what) + " in compiled code breaks the graph",
-                 fixes::guard_call_statement(call, ctx, settings_.torch_version));
+                 fixes::guard_call_statement(
+                     call, ctx, support::compile_guard_function(settings_.torch_version, settings_.target)));
   }
 };
 

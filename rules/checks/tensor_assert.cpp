@@ -12,7 +12,9 @@ class TensorAssert final : public Check {
   void on_condition(Node test, ConditionKind kind, Node owner, const WalkContext& ctx) override {
     if (kind != ConditionKind::Assert || !ctx.value_of(test).is_tensor()) return;
     sink_.report(RuleId::FX104, owner.range(), "`assert` on a tensor reads its value at trace time",
-                 fixes::guard_statement(owner, ctx, settings_.torch_version, "Run the assert only outside compilation"));
+                 fixes::guard_statement(owner, ctx,
+                                        support::compile_guard_function(settings_.torch_version, settings_.target),
+                                        "Run the assert only outside compilation"));
   }
 };
 

@@ -47,17 +47,17 @@ def test_classifier_single_graph_and_onnx(name, tmp_path):
     report = fxlint_capture.explain(model)(x)
     assert report.graph_count == 1, str(report)
     assert report.graph_break_count == 0, str(report)
-    with torch.no_grad():
-        eager = model(x)
-        graph_out = report.graphs[0](*report.graph_inputs[0])
+    eager = model(x)  # in the capture's grad mode: no_grad takes other kernels (attention's fast path)
     assert torch.equal(report.result, eager)
+    with torch.no_grad():
+        graph_out = report.graphs[0](*report.graph_inputs[0])
     assert eager.abs().max() > 1e-2  # outputs worth comparing
     assert max_abs_diff(graph_out, eager) < 1e-5
 
     onnx_report = export_and_validate(report, str(tmp_path / f"{name}.onnx"))
     assert onnx_report["ok"], onnx_report
     assert onnx_report["checker"] == "ok" and onnx_report["shape_inference"] == "ok"
-    assert onnx_report["opset_imports"]["ai.onnx"] == 17
+    assert onnx_report["opset_imports"]["ai.onnx"] == 18
     assert onnx_report["non_standard_ops"] == []
     assert onnx_report["max_abs_diff_graph_vs_eager"] < 1e-5
     # ONNX Runtime computes what eager PyTorch computes.
@@ -86,11 +86,12 @@ def test_detection_model_breaks_at_real_sites():
         eager = model(images)
     assert report.graph_count > 1 and report.graph_break_count > 1
     codes = [b.code for b in report.break_reasons]
-    assert codes[0] == "FX101"  # the resize scale read with .item() in the transform
-    assert "FX303" in codes
+    # torchvision 0.29: the first break is remove_small_boxes' torch.where(keep) in the RPN.
+    assert codes[0] == "FX303"
+    assert "FX102" in codes  # float() of the pooler's level scale
     first = report.break_reasons[0].user_stack
     assert first[0]["name"] == "forward" and first[0]["filename"].endswith("generalized_rcnn.py")
-    assert first[-1]["filename"].endswith("detection/transform.py") and ".item()" in first[-1]["line"]
+    assert first[-1]["filename"].endswith("ops/boxes.py") and "torch.where(" in first[-1]["line"]
     for b in report.break_reasons:
         site = b.user_stack[-1]
         assert "torchvision" in site["filename"]
@@ -98,6 +99,8 @@ def test_detection_model_breaks_at_real_sites():
             assert "where(" in site["line"] or "nms(" in site["line"], site
         if b.code == "FX101":
             assert ".item()" in site["line"], site
+        if b.code == "FX102":
+            assert "float(" in site["line"], site
     assert len(report.result) == len(eager) == 1
     for key in ("boxes", "labels", "scores"):
         assert torch.equal(report.result[0][key], eager[0][key])

@@ -21,7 +21,7 @@ def export(tmp_path):
     torch.manual_seed(0)
     inputs = (torch.randn(4, 3), torch.rand(4, 3) > 0.5, torch.tensor([2, 0]))
     path = str(tmp_path / "mixed.onnx")
-    torch.onnx.export(Mixed(), inputs, path, opset_version=17,
+    torch.onnx.export(Mixed(), inputs, path, opset_version=18,
                       input_names=[f"input_{i}" for i in range(len(inputs))])
     return path, inputs
 

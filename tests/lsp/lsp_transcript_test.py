@@ -188,7 +188,7 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual(quick[0]["title"], diags[0]["data"]["title"])
         self.assertEqual(quick[0]["diagnostics"][0]["code"], "FX104")
         fixed = apply_edits(text, quick[0]["edit"]["changes"][self.uri])
-        self.assertIn("        if not torch.compiler.is_compiling():\n            assert (x > 0).all()\n", fixed)
+        self.assertIn("        if not torch.fx._symbolic_trace.is_fx_symbolic_tracing():\n            assert (x > 0).all()\n", fixed)
 
         # The fix-all source action makes the same change.
         fix_all = [a for a in actions if a["kind"] == "source.fixAll.fxlint"]

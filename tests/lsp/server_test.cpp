@@ -182,12 +182,12 @@ TEST_CASE("code actions: quick fixes under the cursor and fix all, filtered by k
   // Both asserts are guarded by the one edit.
   CHECK(apply_edit(text, fix_all_edits[0]) ==
         "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
-        "    if not torch.compiler.is_compiling():\n        assert (x > 0).all()\n"
-        "    if not torch.compiler.is_compiling():\n        assert (x < 9).all()\n"
+        "    if not torch.fx._symbolic_trace.is_fx_tracing():\n        assert (x > 0).all()\n"
+        "    if not torch.fx._symbolic_trace.is_fx_tracing():\n        assert (x < 9).all()\n"
         "    return x\n");
   // The quick fix guards only the assert under the cursor.
   std::string quick = apply_edit(text, all[0]["edit"]["changes"]["file:///p/a.py"][0]);
-  CHECK(quick.find("    if not torch.compiler.is_compiling():\n        assert (x > 0).all()\n    assert (x < 9)") !=
+  CHECK(quick.find("    if not torch.fx._symbolic_trace.is_fx_tracing():\n        assert (x > 0).all()\n    assert (x < 9)") !=
         std::string::npos);
 
   const json& only_fix_all = r.response(3)["result"];

@@ -122,8 +122,8 @@ def test_fix_hook_rewrites_the_staged_file_then_check_passes(repo):
     first = commit(root, env, "model.py")
     assert first.returncode != 0  # pre-commit fails a hook that modified files
     assert "files were modified by this hook" in first.stdout + first.stderr
-    # The hook's environment has no torch: the guard every torch 2.x has.
-    assert "if not torch._dynamo.is_compiling():" in model.read_text()
+    # The hook's environment has no torch: the fx2onnx guard every torch version has.
+    assert "if not torch.fx._symbolic_trace.is_fx_tracing():" in model.read_text()
     second = commit(root, env, "model.py")
     assert second.returncode == 0, second.stdout + second.stderr
 
@@ -131,7 +131,7 @@ def test_fix_hook_rewrites_the_staged_file_then_check_passes(repo):
 @pytest.mark.parametrize("repo", [["fxlint-fix", "fxlint"]], indirect=True)
 def test_fix_hook_follows_a_pinned_torch_version(repo):
     root, env = repo
-    write(root, "fxlint.toml", 'torch-version = "2.3"\n')
+    write(root, "fxlint.toml", 'target = "export"\ntorch-version = "2.3"\n')
     model = write(root, "model.py", ASSERT_MODEL)
     first = commit(root, env, "fxlint.toml", "model.py")
     assert first.returncode != 0

@@ -42,12 +42,12 @@ def wheel(snapshot, tmp_path_factory):
 def installed(wheel, tmp_path_factory):
     """A fresh virtual environment with the wheel installed and nothing to compile with."""
     venv = tmp_path_factory.mktemp("venv")
-    subprocess.run([PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True)
+    subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True)
     env = {**os.environ, "PATH": str(venv / "bin"), "CC": "false", "CXX": "false"}
     env.pop("VIRTUAL_ENV", None)
-    # pip from the project's environment installs into the new one (--prefix), no build step.
-    subprocess.run([PYTHON, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
-                    "--prefix", str(venv), str(wheel)], check=True, capture_output=True, env=env)
+    installed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-deps", "--no-index",
+                                "--disable-pip-version-check", str(wheel)], capture_output=True, text=True, env=env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
     # torch without a second 5 GB install: the project's site-packages, after the venv's own.
     purelib = pathlib.Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
     (purelib / "zz_project_torch.pth").write_text(site.getsitepackages()[0] + "\n")
@@ -97,4 +97,4 @@ def test_installed_fxlint_verifies_with_the_environment_torch(installed, tmp_pat
     (tmp_path / "model.py").write_text(MODEL.replace("if x.sum() > 0:\n            return x.item()\n", ""))
     result = run(installed, "verify", "model.py:Net", "float32[2,3]", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 graph" in result.stdout, result.stdout
+    assert "ok: captured in one graph" in result.stdout, result.stdout

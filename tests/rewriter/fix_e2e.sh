@@ -54,7 +54,7 @@ mkdir patched && cp m.py patched/m.py && cp out m.diff
 # 2. --apply: safe fixes written, comments kept, still parses; a second run changes nothing.
 "${FIX[@]}" --apply m.py >out 2>err
 expect_status 1 $? "apply (FX103 left: unsafe)"
-grep -q 'if not torch.compiler.is_compiling():' m.py || fail "apply: no guard written"
+grep -q 'if not torch.fx._symbolic_trace.is_fx_symbolic_tracing():' m.py || fail "apply: no guard written"
 grep -q '# why' m.py && grep -q '# a comment before' m.py || fail "apply: a comment was lost"
 grep -q 'fix available with --unsafe-fixes' err || fail "apply: summary does not mention --unsafe-fixes"
 parses m.py || fail "apply: the fixed file does not parse"
@@ -80,11 +80,11 @@ sed -i 's/$/\r/' crlf.py
 "${FIX[@]}" --apply crlf.py >out 2>err
 lines=$(wc -l <crlf.py)
 [ "$(grep -c $'\r$' crlf.py)" = "$lines" ] || fail "CRLF file has lines without CR after fixing"
-grep -q 'is_compiling' crlf.py || fail "CRLF file not fixed"
+grep -q 'is_fx_symbolic_tracing' crlf.py || fail "CRLF file not fixed"
 write_model tabs.py
 sed -i 's/    /\t/g' tabs.py
 "${FIX[@]}" --apply tabs.py >out 2>err
-grep -q 'is_compiling' tabs.py || fail "tab file not fixed"
+grep -q 'is_fx_symbolic_tracing' tabs.py || fail "tab file not fixed"
 ! grep -q '^ ' tabs.py || fail "tab file got space indentation"
 parses tabs.py || fail "tab file does not parse after fixing"
 
@@ -106,13 +106,15 @@ grep -q 'broken.py: the fix for FX502 at 2:1' err || fail "syntax-breaking fix n
 cmp -s broken.py broken.orig || fail "a syntax-breaking fix changed the file"
 
 # 7. The fixed model computes what the original did, traces, and exports to ONNX. With no
-#    torch-version pinned, the guard is the installed torch's (2.3 and later: torch.compiler).
+#    torch-version pinned, the guard is the installed torch's: for the default target (fx2onnx,
+#    torch.fx.symbolic_trace) on torch 2.9 and later, is_fx_symbolic_tracing.
 mkdir sem && cd sem || exit 2
 write_model model.py
 cp model.py original.py
 "${FIX[@]}" --apply --unsafe-fixes model.py >out 2>err
 expect_status 0 $? "semantic project: unsafe apply"
-grep -q 'torch.compiler.is_compiling' model.py || fail "the installed torch's guard not used: $(cat model.py)"
+grep -q 'torch.fx._symbolic_trace.is_fx_symbolic_tracing()' model.py ||
+  fail "the installed torch's guard not used: $(cat model.py)"
 "$PY" "$HERE/fix_semantics.py" original.py model.py >sem.out 2>&1 ||
   fail "fixed model differs, does not trace or does not export: $(tail -5 sem.out)"
 cd ..
@@ -135,7 +137,7 @@ printf 'import torch\n\n\ndef scale(x):\n    print("scaling", x.shape)\n    retu
 printf 'import torch\n\nfrom pkg.helpers import scale\n\ncompiled = torch.compile(scale)\n' >proj/pkg/main.py
 (cd proj && "${FIX[@]}" --apply . >out 2>err)
 expect_status 0 $? "cross-file project"
-grep -q '    if not torch.compiler.is_compiling():' proj/pkg/helpers.py || fail "cross-file: helper not fixed"
+grep -q '    if not torch.fx._symbolic_trace.is_fx_symbolic_tracing():' proj/pkg/helpers.py || fail "cross-file: helper not fixed"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

@@ -82,11 +82,11 @@ SEEDS = {
             assert (x.abs() >= 0).all()
             return x * 3
         """,
-        "torch.compiler.is_compiling",
+        "torch.fx._symbolic_trace.is_fx_symbolic_tracing",
     ),
 }
 
-# No torch-version: fixes follow the installed torch (2.3 and later: torch.compiler).
+# The default target, fx2onnx: the guard is the one torch.fx.symbolic_trace sets.
 CONFIG = '[tool.fxlint]\n'
 
 

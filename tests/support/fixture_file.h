@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "rules/checker.h"
 #include "rules/registry.h"
 
 namespace fxlint::test {
@@ -24,6 +25,14 @@ inline std::string read_file(const std::filesystem::path& p) {
 
 inline std::filesystem::path rule_fixtures_dir() {
   return std::filesystem::path(FXLINT_SOURCE_DIR) / "tests" / "fixtures" / "rules";
+}
+
+// Options for the fixtures: fixes are written for the torch the project pins
+// (requirements/runtime.txt), the one equivalence/run.py then runs them on.
+inline CheckOptions fixture_options() {
+  CheckOptions options;
+  options.torch_version = "2.14";
+  return options;
 }
 
 // The target a fixture is checked for (fx2onnx unless it names one).

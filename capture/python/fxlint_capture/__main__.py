@@ -27,7 +27,7 @@ def _parser():
     p.add_argument("--mode", choices=MODES, default="dynamo", help="dynamo (report breaks) or strict (fullgraph)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--onnx", metavar="PATH", help="export the single graph to PATH and validate it")
-    p.add_argument("--opset", type=int, default=17, help="ONNX opset (default 17)")
+    p.add_argument("--opset", type=int, default=18, help="ONNX opset (default 18)")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs and weights (default 0)")
     return p
 

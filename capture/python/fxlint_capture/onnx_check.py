@@ -60,7 +60,7 @@ def compare_with_runtime(path, inputs, expected, result):
     return close
 
 
-def export_and_validate(report, path, opset=17):
+def export_and_validate(report, path, opset=18):
     """Exports report's only graph to `path` and checks it; returns a dict."""
     import onnx
 
@@ -74,7 +74,7 @@ def export_and_validate(report, path, opset=17):
     result["max_abs_diff_graph_vs_eager"] = max_abs_diff(graph_out, report.result)
     try:
         # Not under no_grad: inference fast paths (fused attention) have no ONNX form.
-        torch.onnx.export(gm, tuple(inputs), path, opset_version=opset,
+        torch.onnx.export(gm, tuple(inputs), path, opset_version=opset, dynamo=True,
                           input_names=[f"input_{i}" for i in range(len(inputs))],
                           verbose=False)
     except Exception as e:  # the exporter raises many kinds of errors; report them all the same way
