@@ -4,7 +4,8 @@
 # Usage: bench/check_bench.sh [build-dir] [source-dir]
 set -euo pipefail
 BUILD=${1:-build}
-SRC=${2:-$(/usr/bin/python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))')}
+PY=${FXLINT_PYTHON:-.venv/bin/python}
+SRC=${2:-$("$PY" -c 'import os, torch; print(os.path.dirname(torch.__file__))')}
 FILES=$(mktemp)
 trap 'rm -f "$FILES"' EXIT
 find "$SRC" -name '*.py' | sort > "$FILES"

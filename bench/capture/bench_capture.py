@@ -1,6 +1,6 @@
 """Capture time of fxlint_capture against torch.fx.symbolic_trace and torch.jit.trace.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/capture/bench_capture.py [--repeat N] [--json]
+    PYTHONPATH=build/python .venv/bin/python bench/capture/bench_capture.py [--repeat N] [--json]
 
 Each figure is the median CPU time (one thread; steadier than wall time on a
 shared machine) of N runs on the same model and input. The capture runs the
@@ -38,7 +38,7 @@ def models():
     return {
         "resnet18": (torchvision.models.resnet18(), torch.randn(1, 3, 64, 64), None),
         "resnet50": (torchvision.models.resnet50(), torch.randn(1, 3, 64, 64), None),
-        # symbolic_trace cannot trace this one in torch 1.13 (it branches on src.dim()).
+        # symbolic_trace rejects this one: its forward branches on tensor properties.
         "transformer_encoder_layer": (torch.nn.TransformerEncoderLayer(256, 8, dim_feedforward=512),
                                       torch.randn(16, 4, 256), {"src_mask": None, "src_key_padding_mask": None}),
         "encoder_2_layers": (Encoder(), torch.randn(16, 4, 256), None),
