@@ -47,6 +47,8 @@ class WalkContext {
   virtual Value enclosing_value(std::string_view name) const = 0;
   // The function is handed to a compiler itself, not only called from compiled code.
   virtual bool is_compile_entry() const = 0;
+  // A method of a class that derives (through project classes) from torch.nn.Module.
+  virtual bool in_module_class() const = 0;
   // Inside the test of an if/elif/while/ternary/assert.
   virtual bool in_condition() const = 0;
   // Bound earlier in this function by a plain assignment (not a parameter).

@@ -184,6 +184,8 @@ class Indexer {
 
   void bind_import(std::string local, std::string qualified, const Ctx& ctx) {
     if (ctx.function >= 0) fn(ctx).locals.insert(local);
+    // Bound whenever the module has run: a plain statement of the module itself.
+    if (ctx.function < 0 && ctx.cls < 0 && ctx.top_level) m_.module_imports.bind(local, qualified);
     m_.imports.bind(std::move(local), std::move(qualified));
   }
 

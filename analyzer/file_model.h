@@ -102,6 +102,7 @@ struct FileModel {
   std::string module_name;
   bool is_package = false;  // __init__.py
   ImportMap imports;
+  ImportMap module_imports;  // those made by direct statements of the module: bound once it has run
   std::vector<FunctionInfo> functions;
   std::vector<ClassInfo> classes;
   StringMap<int> top_functions;

@@ -187,6 +187,7 @@ class Walker final : public WalkContext {
   const FileModel& file() const override { return file_; }
   const FunctionInfo& function() const override { return fn_; }
   bool is_compile_entry() const override { return project_.is_compile_entry(file_index_, function_index_); }
+  bool in_module_class() const override { return fn_.cls >= 0 && project_.is_module_class({file_index_, fn_.cls}); }
 
   // Names and literals are answered from the environment directly: not worth a cache entry.
   static bool is_cheap(Node e) {

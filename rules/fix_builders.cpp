@@ -56,15 +56,69 @@ bool contains_multiline_string(Node n, std::string_view src) {
   return found;
 }
 
-std::string torch_name(const WalkContext& ctx) {
-  const std::string* local = ctx.file().imports.local_name_for("torch");
-  return local ? *local : "torch";
+// How the fixed code names torch where the fix goes: the module's own import
+// of it, or `torch` with an `import torch` the fix adds to the module.
+struct TorchRef {
+  std::string name;
+  std::optional<Edit> import;
+
+  std::string spell(std::string_view qualified) const {
+    if (qualified.starts_with("torch.")) return name + std::string(qualified.substr(5));
+    return std::string(qualified);
+  }
+  // `edits` plus the import, if the fix adds one.
+  std::vector<Edit> with_import(std::vector<Edit> edits) const {
+    if (import) edits.push_back(*import);
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.start < b.range.start; });
+    return edits;
+  }
+};
+
+bool resolves_to_module_level(std::string_view name, const WalkContext& ctx) {
+  NameScope scope = ctx.scope_of(name);
+  return scope == NameScope::Global || scope == NameScope::Builtin;
 }
 
-std::string spelled(std::string_view qualified, const WalkContext& ctx) {
-  std::string t = torch_name(ctx);
-  if (qualified.starts_with("torch.")) return t + std::string(qualified.substr(5));
-  return std::string(qualified);
+// Where `import torch` goes: before the first statement that is not the
+// docstring or a `from __future__` import (a shebang and coding line stay first).
+Edit import_torch_edit(Node root, std::string_view src) {
+  uint32_t after = 0;
+  bool first = true;
+  for (Node s : root.children()) {
+    if (!s.is_named() || s.is(NodeKind::Comment)) continue;
+    bool docstring = first && s.is(NodeKind::ExpressionStatement) && s.named_child_count() == 1 &&
+                     (s.named_child(0).is(NodeKind::String) || s.named_child(0).is(NodeKind::ConcatenatedString));
+    first = false;
+    if (docstring || s.is(NodeKind::FutureImportStatement)) {
+      after = s.end();
+      continue;
+    }
+    uint32_t line_start = s.start();
+    while (line_start > 0 && src[line_start - 1] != '\n') --line_start;
+    return Edit{{line_start, line_start}, "import torch\n"};
+  }
+  if (after == 0) return Edit{{0, 0}, "import torch\n"};
+  return Edit{{after, after}, "\nimport torch"};
+}
+
+// nullopt when torch cannot be named there: a local (a parameter, say) or a
+// module-level name other than the import shadows it.
+std::optional<TorchRef> torch_ref(Node at, const WalkContext& ctx) {
+  const FileModel& file = ctx.file();
+  if (const std::string* local = file.module_imports.local_name_for("torch")) {
+    const GlobalFacts* rebound = ctx.global_facts(*local);
+    if (resolves_to_module_level(*local, ctx) && !(rebound && rebound->top_level_assignments > 0)) {
+      return TorchRef{*local, std::nullopt};
+    }
+    return std::nullopt;
+  }
+  // No module-level `import torch`: add one, if `torch` is free in the module and here.
+  if (file.module_imports.find("torch") || ctx.global_facts("torch") || !resolves_to_module_level("torch", ctx)) {
+    return std::nullopt;
+  }
+  Node root = at;
+  while (root.parent()) root = root.parent();
+  return TorchRef{"torch", import_torch_edit(root, ctx.source())};
 }
 
 bool has_side_effect_syntax(Node n) {
@@ -80,6 +134,161 @@ bool has_side_effect_syntax(Node n) {
   bool found = false;
   for_each_child(n, [&](Node c) { found = found || (c.is_named() && has_side_effect_syntax(c)); });
   return found;
+}
+
+Node next_named(Node n) {
+  for (n = n.next_sibling(); n && !n.is_named(); n = n.next_sibling()) {
+  }
+  return n;
+}
+
+bool is_number_literal(Node e) {
+  Node n = e.unparenthesized();
+  if (n.is(NodeKind::UnaryOperator)) n = n.field("argument");
+  return n.is(NodeKind::Integer) || n.is(NodeKind::Float);
+}
+
+// A tensor expression known to hold one element: a full reduction
+// (`x.sum()`, `x.abs().max()`, `torch.all(m)`), or comparisons and logical
+// operators over such tensors and numbers. `bool()` of any other tensor raises
+// when it has several elements, where torch.where would broadcast.
+bool one_element(Node e, const WalkContext& ctx, int depth = 0);
+
+// The one expression a local name is ever assigned in this function (nested
+// functions aside); a null node when it is bound any other way or more than once.
+Node single_assignment(std::string_view name, const WalkContext& ctx) {
+  std::string_view src = ctx.source();
+  Node found;
+  int bindings = 0;
+  auto visit = [&](auto&& self, Node n) -> void {
+    if (bindings > 1) return;
+    if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::Lambda) || n.is(NodeKind::ClassDefinition)) return;
+    if (n.is(NodeKind::Identifier) && n.text(src) == name) {
+      Node p = n.parent();
+      if (p && p.is(NodeKind::Assignment) && p.field("left") == n && !p.field("type")) {
+        ++bindings;
+        found = p.field("right");
+      } else if (p && !(p.is(NodeKind::Attribute) && !(p.field("object") == n))) {
+        // A load, or a binding of another form (augmented, for, with, walrus, del).
+        bool load = !(p.is(NodeKind::AugmentedAssignment) || p.is(NodeKind::ForStatement) ||
+                      p.is(NodeKind::NamedExpression) || p.is(NodeKind::PatternList) || p.is(NodeKind::TuplePattern) ||
+                      p.is(NodeKind::AsPatternTarget) || p.is(NodeKind::DeleteStatement) ||
+                      p.is(NodeKind::Parameters) || p.is(NodeKind::DefaultParameter) ||
+                      p.is(NodeKind::TypedParameter) || p.is(NodeKind::TypedDefaultParameter));
+        if (!load) bindings += 2;
+      }
+      return;
+    }
+    for_each_child(n, [&](Node c) { self(self, c); });
+  };
+  Node body = ctx.function().node.field("body");
+  if (Node params = ctx.function().node.field("parameters")) visit(visit, params);
+  if (body) visit(visit, body);
+  return bindings == 1 ? found : Node();
+}
+
+bool one_element(Node e, const WalkContext& ctx, int depth) {
+  static const std::set<std::string_view> reductions = {"sum", "mean", "max", "min", "amax", "amin", "prod", "norm",
+                                                         "all", "any", "std", "var", "median", "logsumexp"};
+  std::string_view src = ctx.source();
+  Node n = e.unparenthesized();
+  if (is_number_literal(n)) return true;
+  if (n.is(NodeKind::Identifier)) {
+    // A local assigned once, from a one-element expression (`t = x.amax()`).
+    if (depth > 8 || ctx.scope_of(n.text(src)) != NameScope::Local) return false;
+    Node value = single_assignment(n.text(src), ctx);
+    return value && one_element(value, ctx, depth + 1);
+  }
+  if (n.is(NodeKind::Call)) {
+    Node arguments = n.field("arguments");
+    size_t count = arguments ? arguments.named_child_count() : 0;
+    std::string_view method = support::method_name(n, src);
+    if (!method.empty()) {
+      if (method == "bool" || method == "float" || method == "logical_not") {
+        return count == 0 && one_element(support::receiver(n), ctx, depth + 1);
+      }
+      return count == 0 && reductions.count(method) > 0 && ctx.value_of(support::receiver(n)).is_tensor();
+    }
+    std::string q = ctx.resolve(n.field("function"));
+    if (q.starts_with("torch.") && reductions.count(std::string_view(q).substr(6)) && count == 1) {
+      std::vector<Node> args = support::positional_args(n);
+      return args.size() == 1 && ctx.value_of(args[0]).is_tensor();
+    }
+    return false;
+  }
+  if (n.is(NodeKind::ComparisonOperator)) {
+    for (Node c : n.children()) {
+      if (c.is_named()) {
+        if (!one_element(c, ctx, depth + 1)) return false;
+      } else {
+        std::string_view op = c.text(src);
+        if (op != "<" && op != ">" && op != "<=" && op != ">=" && op != "==" && op != "!=") return false;
+      }
+    }
+    return true;
+  }
+  if (n.is(NodeKind::BinaryOperator)) {
+    Node op = n.field("operator");
+    std::string_view o = op ? op.text(src) : "";
+    if (o != "&" && o != "|" && o != "^") return false;
+    return one_element(n.field("left"), ctx, depth + 1) && one_element(n.field("right"), ctx, depth + 1);
+  }
+  if (n.is(NodeKind::UnaryOperator)) {
+    Node op = n.field("operator");
+    return op && op.text(src) == "~" && one_element(n.field("argument"), ctx, depth + 1);
+  }
+  return false;
+}
+
+// A condition torch.where takes in place of the `if`: a one-element bool tensor.
+bool where_condition(Node c, const WalkContext& ctx) {
+  Value v = ctx.value_of(c);
+  return v.is_tensor() && v.dtype == TensorDtype::Bool && one_element(c, ctx) && !has_side_effect_syntax(c);
+}
+
+// An arm torch.where may compute although the `if` would not have: a tensor
+// named or read from `self`, arithmetic of one with numbers or one-element
+// tensors, and elementwise methods with number arguments. Other calls and
+// tensor-with-tensor arithmetic are refused: evaluated unconditionally they
+// could raise where the original did not.
+bool eager_safe_arm(Node e, const WalkContext& ctx) {
+  std::string_view src = ctx.source();
+  Node n = e.unparenthesized();
+  if (n.is(NodeKind::Identifier)) return ctx.value_of(n).is_tensor() && ctx.is_bound(n.text(src));
+  if (n.is(NodeKind::Attribute)) {
+    Node object = n.field("object").unparenthesized();
+    return object.is(NodeKind::Identifier) && !ctx.self_name().empty() && object.text(src) == ctx.self_name() &&
+           ctx.value_of(n).is_tensor();
+  }
+  if (n.is(NodeKind::UnaryOperator)) {
+    Node op = n.field("operator");
+    return op && op.text(src) == "-" && eager_safe_arm(n.field("argument"), ctx);
+  }
+  if (n.is(NodeKind::BinaryOperator)) {
+    Node op = n.field("operator");
+    std::string_view o = op ? op.text(src) : "";
+    if (o != "+" && o != "-" && o != "*" && o != "/") return false;
+    Node l = n.field("left"), r = n.field("right");
+    // With a number or a one-element tensor, broadcasting cannot fail.
+    auto scalar = [&](Node x) { return is_number_literal(x) || (eager_safe_arm(x, ctx) && one_element(x, ctx)); };
+    return (eager_safe_arm(l, ctx) && scalar(r)) || (scalar(l) && eager_safe_arm(r, ctx));
+  }
+  if (n.is(NodeKind::Call)) {
+    // Elementwise methods that accept any real tensor, with number arguments only.
+    static const std::set<std::string_view> elementwise = {"clamp", "clip", "abs", "neg", "relu", "sigmoid", "tanh",
+                                                          "exp", "floor", "ceil", "round", "sign", "square"};
+    std::string_view method = support::method_name(n, src);
+    Node receiver = support::receiver(n);
+    if (method.empty() || !elementwise.count(method) || !receiver || !eager_safe_arm(receiver, ctx)) return false;
+    Node arguments = n.field("arguments");
+    for (Node a : arguments.children()) {
+      if (!a.is_named() || a.is(NodeKind::Comment)) continue;
+      Node value = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
+      if (!value || !is_number_literal(value)) return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 // What one arm of an `if` computes, if it is rewritable.
@@ -150,9 +359,11 @@ std::optional<Fix> guard_statement(Node statement, const WalkContext& ctx, std::
   while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
   if (end < src.size() && src[end] == ';') return std::nullopt;
   std::string unit = indent_unit(src, *indent);
-  std::string guard = spelled(guard_function, ctx);
-  std::string text = "if not " + guard + "():\n" + *indent + unit + indented_more(statement.text(src), unit);
-  return Fix{std::move(title), Applicability::Safe, {Edit{statement.range(), std::move(text)}}};
+  std::optional<TorchRef> torch = torch_ref(statement, ctx);
+  if (!torch) return std::nullopt;
+  std::string text = "if not " + torch->spell(guard_function) + "():\n" + *indent + unit +
+                     indented_more(statement.text(src), unit);
+  return Fix{std::move(title), Applicability::Safe, torch->with_import({Edit{statement.range(), std::move(text)}})};
 }
 
 std::optional<Fix> guard_call_statement(Node call, const WalkContext& ctx, std::string_view guard_function) {
@@ -165,22 +376,27 @@ std::optional<Fix> ternary_to_where(Node conditional, const WalkContext& ctx) {
   std::string_view src = ctx.source();
   std::vector<Node> parts = conditional.children();
   if (parts.size() != 3) return std::nullopt;
-  for (Node p : parts) {
-    if (has_side_effect_syntax(p)) return std::nullopt;
+  if (!where_condition(parts[1], ctx) || !eager_safe_arm(parts[0], ctx) || !eager_safe_arm(parts[2], ctx)) {
+    return std::nullopt;
   }
   bool has_comment = false;
   for_each_child(conditional, [&](Node c) { has_comment = has_comment || c.is(NodeKind::Comment); });
   if (has_comment) return std::nullopt;  // a comment inside the expression has no place in the call
-  std::string text = spelled("torch.where", ctx) + "(" + as_operand(parts[1], src) + ", " +
+  std::optional<TorchRef> torch = torch_ref(conditional, ctx);
+  if (!torch) return std::nullopt;
+  std::string text = torch->spell("torch.where") + "(" + as_operand(parts[1], src) + ", " +
                      as_operand(parts[0], src) + ", " + as_operand(parts[2], src) + ")";
-  return Fix{"Replace with `torch.where`", Applicability::Unsafe, {Edit{conditional.range(), std::move(text)}}};
+  return Fix{"Replace with `torch.where`, which computes both values and broadcasts and promotes them together",
+             Applicability::Unsafe, torch->with_import({Edit{conditional.range(), std::move(text)}})};
 }
 
 std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
   std::string_view src = ctx.source();
   auto indent = indentation_at(src, if_statement.start());
   if (!indent) return std::nullopt;
-  std::string where = spelled("torch.where", ctx);
+  std::optional<TorchRef> torch = torch_ref(if_statement, ctx);
+  if (!torch) return std::nullopt;
+  std::string where = torch->spell("torch.where");
 
   // Conditions and arms of the whole if/elif/else chain.
   std::vector<Node> conditions;
@@ -199,11 +415,32 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
       arms.push_back(read_arm(alt.field("body"), src));
     }
   }
+  // `if c: return a` then `return b`: the statement after the `if` is its else.
+  Node fallthrough;
+  if (!has_else && arms[0].ok && arms[0].returned) {
+    Node next = next_named(if_statement);
+    while (next && next.is(NodeKind::Comment)) next = next_named(next);
+    if (next && next.is(NodeKind::ReturnStatement)) {
+      Arm tail;
+      std::vector<Node> v = next.children();
+      if (v.size() == 1 && !v[0].is(NodeKind::ExpressionList) && !has_side_effect_syntax(v[0])) {
+        tail.returned = v[0];
+        tail.ok = true;
+        fallthrough = next;
+        arms.push_back(tail);
+        has_else = true;
+      }
+    }
+  }
   for (const Arm& a : arms) {
     if (!a.ok) return std::nullopt;
+    if (a.returned && !eager_safe_arm(a.returned, ctx)) return std::nullopt;
+    for (auto& [_, e] : a.assigns) {
+      if (!eager_safe_arm(e, ctx)) return std::nullopt;
+    }
   }
   for (Node c : conditions) {
-    if (has_side_effect_syntax(c)) return std::nullopt;
+    if (!where_condition(c, ctx)) return std::nullopt;
   }
 
   // Nested where over the chain for one choice of expression per arm; without
@@ -226,6 +463,11 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
     for_each_child(n, [&](Node c) { self(self, c); });
   };
   keep_comments(keep_comments, if_statement);
+  if (fallthrough) {
+    for (Node n = next_named(if_statement); n && !(n == fallthrough); n = next_named(n)) {
+      keep_comments(keep_comments, n);
+    }
+  }
   bool returns = static_cast<bool>(arms[0].returned);
   for (const Arm& a : arms) {
     if (static_cast<bool>(a.returned) != returns) return std::nullopt;
@@ -270,7 +512,11 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
       first = false;
     }
   }
-  return Fix{"Replace the `if` with `torch.where`", Applicability::Unsafe, {Edit{if_statement.range(), std::move(out)}}};
+  TextRange replaced = if_statement.range();
+  if (fallthrough) replaced.end = fallthrough.end();
+  return Fix{"Replace the `if` with `torch.where`, which computes every arm and broadcasts and promotes them "
+             "together",
+             Applicability::Unsafe, torch->with_import({Edit{replaced, std::move(out)}})};
 }
 
 namespace {
@@ -299,7 +545,8 @@ Applicability mask_applicability(Node mask, std::string_view z, const WalkContex
   Node m = mask.unparenthesized();
   if (m.is(NodeKind::Identifier)) return Applicability::Unsafe;
   std::set<std::string> names;
-  collect_names(m, ctx.source(), names, torch_name(ctx));
+  const std::string* torch = ctx.file().imports.local_name_for("torch");
+  collect_names(m, ctx.source(), names, torch ? *torch : "torch");
   return names.size() == 1 && *names.begin() == z ? Applicability::Safe : Applicability::Unsafe;
 }
 }  // namespace
@@ -316,23 +563,27 @@ std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node stat
   }
   std::string zt(z.text(src));
   std::string mt(mask.text(src));
-  Applicability applicability = mask_applicability(mask, zt, ctx);
   Node v = value.unparenthesized();
-  std::string text;
+  // Both rewrites update `z` in place, as the masked assignment does, so views
+  // of it and names bound to it see the change.
   if (v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::True) || v.is(NodeKind::False) ||
       (v.is(NodeKind::UnaryOperator) && (v.field("argument").is(NodeKind::Integer) || v.field("argument").is(NodeKind::Float)))) {
-    text = zt + ".masked_fill_(" + mt + ", " + std::string(v.text(src)) + ")";
-  } else if (v.is(NodeKind::Subscript)) {
-    auto idx = support::subscript_indices(v);
-    if (idx.size() != 1 || idx[0].text(src) != mask.text(src)) return std::nullopt;
-    std::string vt(v.field("value").text(src));
-    std::string choice = spelled("torch.where", ctx) + "(" + mt + ", " + vt + ", " + zt + ")";
-    text = z_is_name && ctx.assigned_locally(zt) ? zt + " = " + choice : zt + ".copy_(" + choice + ")";
-  } else {
-    return std::nullopt;
+    std::string text = zt + ".masked_fill_(" + mt + ", " + std::string(v.text(src)) + ")";
+    return Fix{"Replace the masked assignment with `masked_fill_`", mask_applicability(mask, zt, ctx),
+               {Edit{assignment.range(), std::move(text)}}};
   }
-  return Fix{"Replace the masked assignment with an elementwise select", applicability,
-             {Edit{assignment.range(), std::move(text)}}};
+  if (!v.is(NodeKind::Subscript)) return std::nullopt;
+  auto idx = support::subscript_indices(v);
+  if (idx.size() != 1 || idx[0].text(src) != mask.text(src)) return std::nullopt;
+  std::optional<TorchRef> torch = torch_ref(statement, ctx);
+  if (!torch) return std::nullopt;
+  std::string vt(v.field("value").text(src));
+  std::string text = zt + ".copy_(" + torch->spell("torch.where") + "(" + mt + ", " + vt + ", " + zt + "))";
+  // `z[m] = v[m]` raises when v's dtype or shape differs from z's; the select
+  // would promote or broadcast instead, and nothing here knows them.
+  return Fix{"Replace the masked assignment with an in-place elementwise select; `" + vt +
+                 "` must have the dtype and shape of `" + zt + "`",
+             Applicability::Unsafe, torch->with_import({Edit{assignment.range(), std::move(text)}})};
 }
 
 std::optional<Fix> masked_reduction(Node subscript, Node mask, const WalkContext& ctx) {
@@ -341,16 +592,21 @@ std::optional<Fix> masked_reduction(Node subscript, Node mask, const WalkContext
   if (!attr || !attr.is(NodeKind::Attribute) || !(attr.field("object") == subscript)) return std::nullopt;
   Node call = attr.parent();
   if (!call || !call.is(NodeKind::Call) || !(call.field("function") == attr)) return std::nullopt;
-  if (!support::positional_args(call).empty()) return std::nullopt;
+  // With any argument (dim=, keepdim=, dtype=) the reduction is over another shape.
+  Node arguments = call.field("arguments");
+  if (!arguments || arguments.named_child_count() != 0) return std::nullopt;
   std::string_view method = attr.field("attribute").text(src);
   const char* identity = method == "sum" ? "0" : method == "prod" ? "1" : method == "any" ? "False"
                          : method == "all" ? "True" : nullptr;
   if (!identity || support::subscript_indices(subscript).size() != 1) return std::nullopt;
   Node x = subscript.field("value");
-  std::string text = spelled("torch.where", ctx) + "(" + std::string(mask.text(src)) + ", " +
+  std::optional<TorchRef> torch = torch_ref(subscript, ctx);
+  if (!torch) return std::nullopt;
+  std::string text = torch->spell("torch.where") + "(" + std::string(mask.text(src)) + ", " +
                      as_operand(x, src) + ", " + identity + ")";
   Applicability a = mask_applicability(mask, x.text(src), ctx);
-  return Fix{"Reduce over an elementwise select instead of a masked index", a, {Edit{subscript.range(), std::move(text)}}};
+  return Fix{"Reduce over an elementwise select instead of a masked index", a,
+             torch->with_import({Edit{subscript.range(), std::move(text)}})};
 }
 
 std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, const WalkContext& ctx) {
@@ -384,35 +640,16 @@ std::string_view inplace_method(Node augmented, std::string_view src) {
   return {};
 }
 
-// Text of `expr` with every `t.item()` turned into `t.reshape(())`: the value stays a 0-d tensor.
-std::string item_as_tensor(Node expr, std::string_view src) {
-  std::vector<Edit> edits;
-  auto visit = [&](auto&& self, Node n) -> void {
-    if (n.is(NodeKind::Call) && support::method_name(n, src) == "item" && support::positional_args(n).empty()) {
-      Node object = support::receiver(n);
-      edits.push_back({{object.end(), n.end()}, ".reshape(())"});
-    }
-    for_each_child(n, [&](Node c) {
-      if (c.is_named()) self(self, c);
-    });
-  };
-  visit(visit, expr);
-  std::string out(expr.text(src));
-  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.start > b.range.start; });
-  for (const Edit& e : edits) {
-    out.replace(e.range.start - expr.start(), e.range.length(), e.content);
-  }
-  return out;
-}
-
-// `torch.zeros((), dtype=...)` for a Python number literal; "" for anything else.
-std::string zero_dim_tensor(Node literal, const WalkContext& ctx) {
+// The 0-d tensor that holds a counter initialised with the literal zero, in
+// the dtype Python computes with (int -> int64, float -> float64); "" otherwise.
+std::string zero_dim_tensor(Node literal, const TorchRef& torch, std::string_view src, bool* is_float) {
   Node v = literal.unparenthesized();
   std::string_view dtype;
-  if (v.is(NodeKind::Integer) && v.text(ctx.source()) == "0") dtype = "torch.int64";
-  else if (v.is(NodeKind::Float) && std::stod(std::string(v.text(ctx.source()))) == 0.0) dtype = "torch.float32";
+  if (v.is(NodeKind::Integer) && v.text(src) == "0") dtype = "torch.int64";
+  else if (v.is(NodeKind::Float) && std::stod(std::string(v.text(src))) == 0.0) dtype = "torch.float64";
   else return {};
-  return spelled("torch.zeros", ctx) + "((), dtype=" + spelled(dtype, ctx) + ")";
+  *is_float = dtype == "torch.float64";
+  return torch.spell("torch.zeros") + "((), dtype=" + torch.spell(dtype) + ")";
 }
 
 Node root_of(Node n) {
@@ -420,17 +657,51 @@ Node root_of(Node n) {
   return n;
 }
 
-// The update `target += v` rewritten as `target.add_(v)`.
-std::optional<Edit> inplace_update(Node augmented, std::string_view target, std::string_view src) {
+// `t.item()` as the whole expression: the tensor `t`, else a null node.
+Node item_receiver(Node expr, std::string_view src) {
+  Node e = expr.unparenthesized();
+  if (e.is(NodeKind::Call) && support::method_name(e, src) == "item") {
+    Node arguments = e.field("arguments");
+    if (arguments && arguments.named_child_count() == 0) return support::receiver(e);
+  }
+  return Node();
+}
+
+// `target += v` -> `target.add_(v)`, computing what Python computes: an int
+// counter takes int literals; a float (float64) counter also takes float
+// literals and `t.item()`, which becomes `t.detach().reshape(())` (the same
+// number, without tying the counter to t's autograd graph). Anything else
+// would change the counter's type or raise where Python did not.
+std::optional<Edit> inplace_update(Node augmented, std::string_view target, std::string_view src, bool is_float) {
   std::string_view method = inplace_method(augmented, src);
   Node right = augmented.field("right");
   if (method.empty() || !right) return std::nullopt;
-  return Edit{augmented.range(), std::string(target) + "." + std::string(method) + "(" + item_as_tensor(right, src) + ")"};
+  std::string operand(right.text(src));
+  Node r = right.unparenthesized();
+  if (r.is(NodeKind::UnaryOperator)) r = r.field("argument");
+  if (Node t = item_receiver(right, src); t && is_float) {
+    operand = std::string(t.text(src)) + ".detach().reshape(())";
+  } else if (!(r.is(NodeKind::Integer) || (is_float && r.is(NodeKind::Float)))) {
+    return std::nullopt;
+  }
+  return Edit{augmented.range(), std::string(target) + "." + std::string(method) + "(" + operand + ")"};
 }
 
 Fix sorted_fix(std::string title, std::vector<Edit> edits) {
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.start < b.range.start; });
   return Fix{std::move(title), Applicability::Unsafe, std::move(edits)};
+}
+
+// An update the rewrite can carry: by a number literal or by `t.item()`
+// (inplace_update then decides by the counter's type).
+bool literal_update(Node n, std::string_view src) {
+  if (!n.is(NodeKind::AugmentedAssignment)) return false;
+  Node right = n.field("right");
+  if (!right) return false;
+  if (item_receiver(right, src)) return true;
+  Node r = right.unparenthesized();
+  if (r.is(NodeKind::UnaryOperator)) r = r.field("argument");
+  return r.is(NodeKind::Integer) || r.is(NodeKind::Float);
 }
 
 }  // namespace
@@ -439,45 +710,59 @@ std::optional<Fix> global_scalar_to_tensor(Node statement, const WalkContext& ct
   std::string_view src = ctx.source();
   Node left = statement.field("left").unparenthesized();
   std::string name(left.text(src));
-  auto site = inplace_update(statement, name, src);
-  if (!site) return std::nullopt;
-  // The one module-level binding must be a zero literal; no function may rebind the name.
+  // torch's own modules run this at their import, before torch can build tensors.
+  const std::string& module = ctx.file().module_name;
+  if (module == "torch" || module.starts_with("torch.")) return std::nullopt;
+  // The name is used only as a counter: one module-level `name = 0`, updates by
+  // number literals, `global name`. Any other read (`mine = name`, `print(name)`)
+  // would see a tensor, shared and updated in place, where it saw an int.
   Node initializer;
   int module_bindings = 0;
-  bool rebound = false;
+  bool other_use = false;
   Node root = root_of(statement);
   auto visit = [&](auto&& self, Node n, bool in_function) -> void {
+    if (other_use) return;
     if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::Lambda)) in_function = true;
+    if (n.is(NodeKind::GlobalStatement)) return;
     if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
       Node l = n.field("left").unparenthesized();
-      bool names_it = false;
-      auto check = [&](Node t) { names_it = names_it || (t.is(NodeKind::Identifier) && t.text(src) == name); };
-      if (l.is(NodeKind::PatternList) || l.is(NodeKind::TuplePattern)) {
-        for (Node t : l.children()) check(t);
-      } else {
-        check(l);
-      }
-      if (names_it) {
-        if (!in_function) {
+      if (l.is(NodeKind::Identifier) && l.text(src) == name) {
+        if (n.is(NodeKind::AugmentedAssignment)) {
+          if (!literal_update(n, src) || !in_function) other_use = true;
+        } else if (!in_function && n.parent().is(NodeKind::ExpressionStatement) &&
+                   n.parent().parent().is(NodeKind::Module)) {
           ++module_bindings;
-          if (n.is(NodeKind::Assignment) && l.is(NodeKind::Identifier)) initializer = n.field("right");
-          if (n.is(NodeKind::AugmentedAssignment)) rebound = true;
-        } else if (n.is(NodeKind::Assignment)) {
-          rebound = true;
+          initializer = n.field("right");
+        } else {
+          other_use = true;
         }
+        if (Node right = n.field("right")) self(self, right, in_function);
+        return;
       }
     }
-    if (n.is(NodeKind::DeleteStatement) && n.text(src).find(name) != std::string_view::npos) rebound = true;
+    if (n.is(NodeKind::Identifier) && n.text(src) == name) {
+      Node parent = n.parent();
+      bool attribute_name = parent && parent.is(NodeKind::Attribute) && parent.field("attribute") == n;
+      bool keyword = parent && parent.is(NodeKind::KeywordArgument) && parent.field("name") == n;
+      if (!attribute_name && !keyword) other_use = true;
+      return;
+    }
     for_each_child(n, [&](Node c) {
       if (c.is_named()) self(self, c, in_function);
     });
   };
   visit(visit, root, false);
-  if (module_bindings != 1 || rebound || !initializer) return std::nullopt;
-  std::string tensor = zero_dim_tensor(initializer, ctx);
+  if (module_bindings != 1 || other_use || !initializer) return std::nullopt;
+  std::optional<TorchRef> torch = torch_ref(statement, ctx);
+  if (!torch) return std::nullopt;
+  bool is_float = false;
+  std::string tensor = zero_dim_tensor(initializer, *torch, src, &is_float);
   if (tensor.empty()) return std::nullopt;
-  return sorted_fix("Keep `" + name + "` in a 0-d tensor updated in place",
-                    {Edit{initializer.range(), tensor}, *site});
+  auto site = inplace_update(statement, name, src, is_float);
+  if (!site) return std::nullopt;
+  return sorted_fix("Keep `" + name + "` in a 0-d tensor updated in place; another module that reads `" + name +
+                        "` gets the tensor",
+                    torch->with_import({Edit{initializer.range(), tensor}, *site}));
 }
 
 std::optional<Fix> attribute_scalar_to_buffer(Node statement, const WalkContext& ctx) {
@@ -486,44 +771,64 @@ std::optional<Fix> attribute_scalar_to_buffer(Node statement, const WalkContext&
   Node object = left.field("object").unparenthesized();
   Node attr = left.field("attribute");
   if (!object.is(NodeKind::Identifier) || object.text(src) != ctx.self_name() || !attr) return std::nullopt;
+  // Only an nn.Module has register_buffer.
+  if (!ctx.in_module_class()) return std::nullopt;
   std::string name(attr.text(src));
-  auto site = inplace_update(statement, left.text(src), src);
-  if (!site) return std::nullopt;
-  // Find the class: the nearest class_definition above the statement.
   Node cls = statement;
   while (cls && !cls.is(NodeKind::ClassDefinition)) cls = cls.parent();
   if (!cls) return std::nullopt;
-  // Exactly one plain `self.<name> = 0` in __init__, and no other plain assignment in the class.
+  // Exactly one plain `self.<name> = 0` in __init__; every other `<obj>.<name>`
+  // in the class is an update by a number literal (a read would see a tensor).
   Node init_stmt, init_value;
   int plain = 0;
+  bool other_use = false;
   auto visit = [&](auto&& self, Node n, bool in_init) -> void {
+    if (other_use) return;
     if (n.is(NodeKind::FunctionDefinition)) {
       Node fname = n.field("name");
       in_init = fname && fname.text(src) == "__init__";
     }
-    if (n.is(NodeKind::Assignment)) {
-      Node l = n.field("left").unparenthesized();
-      if (l.is(NodeKind::Attribute) && l.field("attribute") && l.field("attribute").text(src) == name &&
-          l.field("object").unparenthesized().is(NodeKind::Identifier)) {
-        ++plain;
-        if (in_init && n.parent().is(NodeKind::ExpressionStatement)) {
-          init_stmt = n;
-          init_value = n.field("right");
-        }
+    auto names_it = [&](Node l) {
+      return l.is(NodeKind::Attribute) && l.field("attribute") && l.field("attribute").text(src) == name;
+    };
+    if (n.is(NodeKind::Assignment) && names_it(n.field("left").unparenthesized())) {
+      ++plain;
+      if (in_init && n.parent().is(NodeKind::ExpressionStatement) &&
+          n.field("left").unparenthesized().field("object").unparenthesized().is(NodeKind::Identifier)) {
+        init_stmt = n;
+        init_value = n.field("right");
       }
+      if (Node right = n.field("right")) self(self, right, in_init);
+      return;
+    }
+    if (n.is(NodeKind::AugmentedAssignment) && names_it(n.field("left").unparenthesized())) {
+      if (!literal_update(n, src)) other_use = true;
+      if (Node right = n.field("right")) self(self, right, in_init);
+      return;
+    }
+    if (names_it(n)) {
+      other_use = true;
+      return;
     }
     for_each_child(n, [&](Node c) {
       if (c.is_named()) self(self, c, in_init);
     });
   };
   visit(visit, cls, false);
-  if (plain != 1 || !init_stmt || !init_value) return std::nullopt;
-  std::string tensor = zero_dim_tensor(init_value, ctx);
+  if (plain != 1 || other_use || !init_stmt || !init_value) return std::nullopt;
+  std::optional<TorchRef> torch = torch_ref(statement, ctx);
+  if (!torch) return std::nullopt;
+  bool is_float = false;
+  std::string tensor = zero_dim_tensor(init_value, *torch, src, &is_float);
   if (tensor.empty()) return std::nullopt;
+  auto site = inplace_update(statement, left.text(src), src, is_float);
+  if (!site) return std::nullopt;
   std::string self_text(init_stmt.field("left").field("object").text(src));
   std::string reg = self_text + ".register_buffer(\"" + name + "\", " + tensor + ", persistent=False)";
-  return sorted_fix("Keep `" + std::string(left.text(src)) + "` in a non-persistent buffer updated in place",
-                    {Edit{init_stmt.range(), reg}, *site});
+  return sorted_fix("Keep `" + std::string(left.text(src)) +
+                        "` in a non-persistent buffer updated in place; it moves with `.to()` and is left "
+                        "out of state_dict",
+                    torch->with_import({Edit{init_stmt.range(), reg}, *site}));
 }
 
 }  // namespace fxlint::fixes

@@ -243,7 +243,8 @@ TEST_CASE("unsafe fixes are quick fixes marked unsafe, never part of fix all") {
   const json& actions = r.response(2)["result"];
   REQUIRE(actions.size() == 1);
   CHECK(actions[0]["kind"] == "quickfix");
-  CHECK(actions[0]["title"] == "Replace with `torch.where` (unsafe)");
+  CHECK(actions[0]["title"] ==
+        "Replace with `torch.where`, which computes both values and broadcasts and promotes them together (unsafe)");
   CHECK_FALSE(actions[0].contains("isPreferred"));
   CHECK(apply_edit(text, actions[0]["edit"]["changes"]["file:///p/u.py"][0]).find("torch.where(") !=
         std::string::npos);
