@@ -19,6 +19,11 @@ struct FileState {
   SyntaxFacts facts;  // of `text`
   bool frozen = false;  // reverted or failed: linted, never fixed again
   std::unordered_set<std::string> seen;
+  int passes = 0;                    // since the last restart
+  std::set<std::string> fixed_codes;  // rules whose fixes were applied since then
+  std::set<std::string> blocked;     // rules whose fixes did not converge: left out
+  int restarts = 0;
+  std::string notes;                 // what was left out, and where
 };
 
 std::string join_codes(const std::set<std::string>& codes) {
@@ -113,9 +118,17 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
 
     for (size_t i = 0; i < state.size(); ++i) {
       FileState& f = state[i];
-      const std::vector<Diagnostic>& diags = diagnostics[i];
       if (f.frozen) continue;
       f.result.passes = pass;
+      ++f.passes;
+      std::vector<Diagnostic> without_blocked;
+      if (!f.blocked.empty()) {
+        without_blocked = diagnostics[i];
+        for (Diagnostic& d : without_blocked) {
+          if (f.blocked.count(d.code)) d.fix.reset();
+        }
+      }
+      const std::vector<Diagnostic>& diags = f.blocked.empty() ? diagnostics[i] : without_blocked;
       ApplyResult r = apply_fixes(f.text, diags, options.mode, f.ending);
       if (f.original_errors > 0) {
         // Not rewritten: the analysis of code the parser only half understood
@@ -132,7 +145,37 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
 
       std::set<std::string> codes;
       for (size_t a : r.applied) codes.insert(diags[a].code);
-      if (pass > options.max_passes) {
+      // Rules still fixing at the pass bound: when other rules fixed something
+      // too, start the file again without them, so that the rest is still fixed.
+      // (Fixes that undo each other leave the file: no one of them is to blame.)
+      auto restart_without = [&](const std::string& why) {
+        bool others = false;
+        for (const std::string& c : f.fixed_codes) others = others || !codes.count(c);
+        if (!others || f.restarts >= 3) return false;
+        LineIndex lines(f.text);
+        std::string named;
+        for (size_t a : r.applied) {
+          SourceLocation at = lines.location(diags[a].range.start);
+          if (!named.empty()) named += ", ";
+          named += diags[a].code + " at " + std::to_string(at.row) + ":" + std::to_string(at.column);
+        }
+        f.notes += (f.notes.empty() ? "" : "\n") + f.result.path + ": the fix for " + named + " " + why +
+                   "; left out, and the file's other fixes applied";
+        f.blocked.insert(codes.begin(), codes.end());
+        ++f.restarts;
+        f.text = f.result.original;
+        f.facts = syntax_facts(f.text);
+        f.seen = {f.text};
+        f.passes = 0;
+        f.fixed_codes.clear();
+        f.result.applied.clear();
+        f.result.fixed = f.result.original;
+        f.result.status = FixStatus::Unchanged;
+        changed = true;
+        return true;
+      };
+      if (f.passes > options.max_passes) {
+        if (restart_without("did not converge after " + std::to_string(options.max_passes) + " passes")) continue;
         revert(f, FixStatus::NotConverged,
                f.result.path + ": fixes did not converge after " +
                    std::to_string(options.max_passes) + " passes (rules still fixing: " +
@@ -157,6 +200,7 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
       for (size_t a : r.applied) {
         const Fix& fix = *diags[a].fix;
         f.result.applied.push_back({diags[a].code, fix.title, fix.applicability, pass});
+        f.fixed_codes.insert(diags[a].code);
       }
       f.text = std::move(r.text);
       f.facts = std::move(after);
@@ -169,7 +213,10 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
 
   std::vector<FileFixResult> out;
   out.reserve(state.size());
-  for (FileState& f : state) out.push_back(std::move(f.result));
+  for (FileState& f : state) {
+    if (!f.notes.empty() && f.result.error.empty()) f.result.error = f.notes;
+    out.push_back(std::move(f.result));
+  }
   return out;
 }
 

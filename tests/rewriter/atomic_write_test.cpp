@@ -74,3 +74,37 @@ TEST_CASE("a directory that cannot take the temporary file leaves the file intac
   REQUIRE(err);
   CHECK(TempDir::read(p) == "keep\n");
 }
+
+TEST_CASE("a file changed on disk since it was read is not overwritten", "[write]") {
+  TempDir dir;
+  std::string p = dir.write("m.py", "x = 1\n");
+  // Someone appends a line between fxlint's read and its write.
+  dir.write("m.py", "x = 1\ny = 2\n");
+  std::optional<std::string> err = write_file_atomically(p, "x = 2\n", std::string_view("x = 1\n"));
+  REQUIRE(err);
+  CHECK_THAT(*err, Catch::Contains(p) && Catch::Contains("changed on disk"));
+  CHECK(TempDir::read(p) == "x = 1\ny = 2\n");
+  CHECK(entries(dir.path()) == 1);
+  // Unchanged since the read: written.
+  REQUIRE_FALSE(write_file_atomically(p, "z = 3\n", std::string_view("x = 1\ny = 2\n")));
+  CHECK(TempDir::read(p) == "z = 3\n");
+}
+
+TEST_CASE("setgid and setuid bits are kept", "[write]") {
+  TempDir dir;
+  std::string p = dir.write("s.py", "a\n");
+  chmod(p.c_str(), 06755);
+  REQUIRE_FALSE(write_file_atomically(p, "b\n"));
+  CHECK(mode_of(p) == 06755);
+}
+
+TEST_CASE("a temporary file left by a killed fxlint goes at the next write in its directory", "[write]") {
+  TempDir dir;
+  std::string p = dir.write("m.py", "a\n");
+  // A pid that cannot be running: above the kernel's pid_max.
+  dir.write(".m.py.fxlint-99999999-Ab12Cd", "half written");
+  dir.write(".other.fxlint-notes", "not ours");
+  REQUIRE_FALSE(write_file_atomically(p, "b\n"));
+  CHECK_FALSE(fs::exists(dir.path() / ".m.py.fxlint-99999999-Ab12Cd"));
+  CHECK(fs::exists(dir.path() / ".other.fxlint-notes"));
+}

@@ -211,3 +211,19 @@ TEST_CASE("a comment moved to another line is kept", "[loop]") {
   CHECK(r.status == FixStatus::Fixed);
   CHECK(r.fixed == "# why\ny = a\n");
 }
+
+TEST_CASE("a fix that never settles is left out and the file's other fixes are kept", "[loop]") {
+  // TOYGROW prepends one more `x` each pass; TOYOK's replacement settles at once.
+  auto lint = per_file([](const std::string& t) {
+    auto d = replace_rule("TOYOK", t, "old", "new");
+    d.push_back(with_fix("TOYGROW", {edit(0, 0, "x")}));
+    return d;
+  });
+  FileFixResult r = fix_one("y = old\n", lint, {FixMode::SafeOnly, 4});
+  CHECK(r.status == FixStatus::Fixed);
+  CHECK(r.fixed == "y = new\n");
+  REQUIRE(r.applied.size() == 1);
+  CHECK(r.applied[0].code == "TOYOK");
+  CHECK_THAT(r.error, Catch::Contains("m.py: the fix for TOYGROW at 1:1 did not converge after 4 passes") &&
+                          Catch::Contains("other fixes applied"));
+}
