@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -15,6 +17,7 @@
 #include "cli/command_verify.h"
 #include "cli/config_resolver.h"
 #include "cli/file_discovery.h"
+#include "cli/fix_rollback.h"
 #include "cli/fix_verify.h"
 #include "cli/lint_options.h"
 #include "cli/lint_run.h"
@@ -162,35 +165,109 @@ Config config_for_verify(const LintRequest& request, const fs::path& cwd) {
 // Captures the verify targets against the fixed code in a temporary copy of
 // the project. Returns the exit status when verification refuses the fixes
 // (nothing is written or shown then), nullopt to go on.
-std::optional<int> verify_fixes(const Config& config, const FixPlan& plan,
-                                const std::vector<FileFixResult>& results, Io& io) {
+std::vector<FixedFile> fixed_files(const FixPlan& plan, const std::vector<FileFixResult>& results,
+                                   const std::vector<size_t>* only = nullptr) {
   std::vector<FixedFile> fixed;
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i].status != FixStatus::Fixed) continue;
+    if (only && std::find(only->begin(), only->end(), i) == only->end()) continue;
     fixed.push_back({plan.files[i].path, EncodedText{plan.files[i].encoded.bom, results[i].fixed}.encode()});
   }
+  return fixed;
+}
+
+// A target the fixes made worse: it passed and now fails, it ran and now
+// cannot, or it reports more problems (breaks, side effects) than before.
+bool regressed(const VerifyResult& now, const VerifyResult& before) {
+  if (before.status == VerifyStatus::Passed) return now.status != VerifyStatus::Passed;
+  if (now.status == VerifyStatus::Error) return before.status != VerifyStatus::Error;
+  if (before.status == VerifyStatus::Error) return false;
+  return report_problems(now.report).size() > report_problems(before.report).size();
+}
+
+std::vector<size_t> regressions(const FixVerification& now, const FixVerification& before) {
+  std::vector<size_t> out;
+  for (size_t t = 0; t < now.results.size() && t < before.results.size(); ++t) {
+    if (regressed(now.results[t], before.results[t])) out.push_back(t);
+  }
+  return out;
+}
+
+// Re-runs the fix loop with some rules' fixes left out, per file.
+using Refix = std::function<std::vector<FileFixResult>(const std::vector<std::set<std::string>>& blocked)>;
+
+// `fix --verify`: the verify targets are captured on a copy of the project
+// with the fixes. A fix that makes a target worse than it was before the fixes
+// is rolled back (found by halving the fixed files, then rule by rule), and the
+// rest is kept; nullopt to go on and write, else the exit status.
+std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::vector<FileFixResult>& results,
+                                const Refix& refix, Io& io) {
+  std::vector<FixedFile> fixed = fixed_files(plan, results);
   if (fixed.empty()) return std::nullopt;  // nothing changes, so nothing to refuse
-  FixVerification verification = verify_fixed_project(capture_install(), config, fixed);
-  for (const fs::path& outside : verification.outside) {
+  CaptureInstall install = capture_install();
+  FixVerification all = verify_fixed_project(install, config, fixed);
+  for (const fs::path& outside : all.outside) {
     io.err << "warning: " << display_path(outside, io.cwd) << " is outside " << display_path(config.root, io.cwd)
            << ", the project the verify targets run in; its fixes are not verified\n";
   }
-  if (verification.passed()) {
-    io.err << "Verified the fixed code: " << verification.results.size() << " target"
-           << (verification.results.size() == 1 ? "" : "s") << " capture in one graph (strict).\n";
+  auto plural = [](size_t n) { return std::to_string(n) + (n == 1 ? " target" : " targets"); };
+  if (all.passed()) {
+    io.err << "Verified the fixed code: " << plural(all.results.size()) << " capture in one graph (strict).\n";
     return std::nullopt;
   }
-  PathShower show = original_path_shower(verification, config.root, io.cwd);
-  bool error = false;
-  for (const VerifyResult& r : verification.results) {
+  FixVerification before = verify_fixed_project(install, config, {});
+  std::vector<size_t> worse = regressions(all, before);
+  FixVerification final_run = std::move(all);
+  if (!worse.empty()) {
+    std::vector<std::set<std::string>> applied(results.size());
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (results[i].status != FixStatus::Fixed) continue;
+      for (const AppliedFix& a : results[i].applied) applied[i].insert(a.code);
+    }
+    RegressionTest test = [&](const std::vector<size_t>& files, const std::vector<std::set<std::string>>& blocked) {
+      bool any_blocked = false;
+      for (const auto& b : blocked) any_blocked = any_blocked || !b.empty();
+      std::vector<FileFixResult> trial = any_blocked ? refix(blocked) : results;
+      return !regressions(verify_fixed_project(install, config, fixed_files(plan, trial, &files)), before).empty();
+    };
+    std::vector<std::set<std::string>> rollback = find_rollback(applied, test);
+    std::vector<FileFixResult> kept = refix(rollback);
+    FixVerification checked = verify_fixed_project(install, config, fixed_files(plan, kept));
+    PathShower show = original_path_shower(final_run, config.root, io.cwd);
+    if (!regressions(checked, before).empty()) {
+      for (size_t t : worse) {
+        io.err << "error: verify target " << final_run.results[t].job.target
+               << " captures worse with the fixes than without (lines are those of the fixed code):\n";
+        print_verify_result(io.err, final_run.results[t], show);
+      }
+      io.err << "Nothing was written or shown: verification of the fixed code failed.\n";
+      return 1;
+    }
+    for (size_t i = 0; i < rollback.size(); ++i) {
+      if (rollback[i].empty()) continue;
+      std::string codes;
+      for (const std::string& c : rollback[i]) codes += (codes.empty() ? "" : ", ") + c;
+      io.err << "warning: rolled back the " << codes << " fixes in " << results[i].path
+             << ": with them, verify target " << final_run.results[worse.front()].job.target
+             << " captures worse than without:\n";
+      print_verify_result(io.err, final_run.results[worse.front()], show);
+    }
+    results = std::move(kept);
+    final_run = std::move(checked);
+  }
+  PathShower show = original_path_shower(final_run, config.root, io.cwd);
+  size_t still = 0;
+  for (size_t t = 0; t < final_run.results.size(); ++t) {
+    const VerifyResult& r = final_run.results[t];
     if (r.status == VerifyStatus::Passed) continue;
-    error = error || r.status == VerifyStatus::Error;
-    io.err << "error: verify target " << r.job.target
-           << " does not capture in one graph with the fixes (lines are those of the fixed code):\n";
+    ++still;
+    io.err << "warning: verify target " << r.job.target
+           << " does not capture in one graph, with the fixes or without (lines are those of the fixed code):\n";
     print_verify_result(io.err, r, show);
   }
-  io.err << "Nothing was written or shown: verification of the fixed code failed.\n";
-  return error ? 2 : 1;
+  io.err << "Verified the fixed code: " << plural(final_run.results.size() - still) << " of "
+         << final_run.results.size() << " capture in one graph (strict); none captures worse than before the fixes.\n";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -243,7 +320,14 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   std::vector<FileFixResult> results = fix_until_stable(std::move(inputs), lint, options);
 
   if (verify_config) {
-    if (std::optional<int> refused = verify_fixes(*verify_config, plan, results, io)) return *refused;
+    Refix refix = [&](const std::vector<std::set<std::string>>& blocked) {
+      FixLoopOptions again = options;
+      again.blocked = blocked;
+      std::vector<FixInput> texts;
+      for (const PlannedFile& f : plan.files) texts.push_back({f.display, f.encoded.text});
+      return fix_until_stable(std::move(texts), lint, again);
+    };
+    if (std::optional<int> refused = verify_fixes(*verify_config, plan, results, refix, io)) return *refused;
   }
 
   // Files in display order, like check's output.
@@ -259,7 +343,8 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
     }
     const std::string target = plan.files[i].path.string();
     EncodedText fixed{plan.files[i].encoded.bom, r.fixed};
-    if (std::optional<std::string> failed = write_file_atomically(target, fixed.encode())) {
+    EncodedText read{plan.files[i].encoded.bom, r.original};
+    if (std::optional<std::string> failed = write_file_atomically(target, fixed.encode(), read.encode())) {
       std::string why = failed->starts_with(target + ": ") ? failed->substr(target.size() + 2) : *failed;
       keep_original(r, FixStatus::Unchanged, r.path + ": " + why);
     }

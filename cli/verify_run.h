@@ -17,7 +17,7 @@ struct VerifyJob {
   std::vector<std::string> inputs;  // input specs (or one factory)
   std::string mode = "strict";      // "strict" or "dynamo"
   std::optional<std::string> onnx;  // where to export, when wanted
-  int opset = 17;
+  int opset = 18;
   std::filesystem::path cwd;        // where relative paths in target/inputs/onnx start
 };
 

@@ -108,6 +108,7 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
     f.facts = syntax_facts(f.text);
     f.original_errors = f.facts.error_count;
     f.seen.insert(f.text);
+    if (i < options.blocked.size()) f.blocked = options.blocked[i];
   }
 
   for (int pass = 1;; ++pass) {

@@ -11,6 +11,7 @@
 // through imports) stay what `check` sees.
 #include <functional>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ using LintFunction =
 struct FixLoopOptions {
   FixMode mode = FixMode::SafeOnly;
   int max_passes = 10;
+  // Per file (by index), rules whose fixes are not applied (rolled back by
+  // `fix --verify`); their diagnostics remain.
+  std::vector<std::set<std::string>> blocked;
 };
 
 struct FixInput {
