@@ -6,6 +6,7 @@
 #include "cli/cli_error.h"
 #include "cli/command.h"
 #include "rules/registry.h"
+#include "rules/rule_page.h"
 
 namespace fxlint::cli {
 
@@ -17,7 +18,6 @@ constexpr OptionSpec kOptions[] = {
     {"--help", "-h", "", "Print this help"},
 };
 
-constexpr Target kTargets[] = {Target::Fx2Onnx, Target::Dynamo, Target::Export};
 
 nlohmann::json rule_json(const RuleInfo& r) {
   nlohmann::json severity = nlohmann::json::object();
@@ -32,30 +32,7 @@ std::string padded(std::string_view s, size_t width) {
   return out;
 }
 
-void print_severity(const RuleInfo& r, std::ostream& out) {
-  out << "Severity:";
-  for (Target t : kTargets) {
-    out << (t == Target::Fx2Onnx ? " " : ", ") << target_name(t) << " " << severity_name(r.severity_for(t));
-  }
-  out << "\n\n";
-}
-
-// The doc's own title stays first; the per-target severities follow it.
-void print_rule(const RuleInfo& r, std::ostream& out) {
-  std::string_view doc = r.doc;
-  if (doc.starts_with("# ")) {
-    size_t nl = doc.find('\n');
-    out << doc.substr(0, nl) << "\n\n";
-    doc = nl == std::string_view::npos ? "" : doc.substr(nl + 1);
-    while (doc.starts_with("\n")) doc.remove_prefix(1);
-  } else {
-    out << "# " << r.code << " " << r.name << "\n\n";
-  }
-  print_severity(r, out);
-  if (doc.empty()) doc = r.summary;
-  out << doc;
-  if (!doc.ends_with('\n')) out << '\n';
-}
+void print_rule(const RuleInfo& r, std::ostream& out) { out << rule_page(r); }
 
 void print_table(std::ostream& out) {
   size_t name_width = 4;

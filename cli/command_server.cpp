@@ -1,5 +1,6 @@
 #include "cli/command_server.h"
 
+#include <csignal>
 #include <iostream>
 
 #include "cli/arg_parser.h"
@@ -71,6 +72,9 @@ int run_server(std::span<const std::string> args, Io& io) {
   options.version = kVersion;
   options.log = &io.err;
   options.settings = [cwd = io.cwd, forced](const std::string& path) { return settings_for(cwd, forced, path); };
+  // An editor that closes its end of the pipe must not kill the server with
+  // SIGPIPE: the write fails instead, and the server stops.
+  std::signal(SIGPIPE, SIG_IGN);
   lsp::Server server(io.in, io.out, std::move(options));
   return server.run();
 }

@@ -25,6 +25,7 @@ const Document& DocumentStore::open(const std::string& uri, int version, std::st
   d.path = uri_to_path(uri);
   d.version = version;
   d.text = std::move(text);
+  d.revision = ++revisions_;
   return d;
 }
 
@@ -36,6 +37,7 @@ const Document& DocumentStore::change(const std::string& uri, std::optional<int>
   for (const TextDocumentContentChangeEvent& c : changes) apply_content_change(text, c);
   it->second.text = std::move(text);
   if (version) it->second.version = *version;
+  it->second.revision = ++revisions_;
   return it->second;
 }
 
@@ -43,6 +45,7 @@ const Document& DocumentStore::set_text(const std::string& uri, std::string text
   auto it = documents_.find(uri);
   if (it == documents_.end()) throw LspError(ErrorCode::InvalidParams, "document is not open: " + uri);
   it->second.text = std::move(text);
+  it->second.revision = ++revisions_;
   return it->second;
 }
 

@@ -2,6 +2,7 @@
 // The documents the editor has open: their text as the editor holds it (not
 // as on disk) and version. Changes arrive either as the full new text or as
 // range replacements in LSP positions (0-based line, UTF-16 column).
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@ struct Document {
   std::optional<std::string> path;  // for file:// URIs
   int version = 0;
   std::string text;
+  uint64_t revision = 0;  // grows with every change of the text, versioned or not
 };
 
 // Applies one change to `text`: a full replacement, or a range replacement whose
@@ -43,6 +45,7 @@ class DocumentStore {
 
  private:
   std::map<std::string, Document> documents_;
+  uint64_t revisions_ = 0;
 };
 
 }  // namespace fxlint::lsp

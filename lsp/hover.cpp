@@ -8,6 +8,7 @@
 #include "core/line_index.h"
 #include "lsp/conversion.h"
 #include "rules/registry.h"
+#include "rules/rule_page.h"
 
 namespace fxlint::lsp {
 
@@ -39,7 +40,7 @@ std::optional<Hover> rule_hover(std::string_view text, std::span<const Diagnosti
   LineIndex index(text);
   uint32_t offset = index.offset_of_utf16(position.line, position.character);
   if (auto code = code_in_comment(text, offset)) {
-    return Hover{std::string(rule_info(code->first).doc), to_range(index, code->second)};
+    return Hover{rule_page(rule_info(code->first)), to_range(index, code->second)};
   }
   std::vector<RuleId> shown;
   std::optional<TextRange> about;
@@ -51,7 +52,7 @@ std::optional<Hover> rule_hover(std::string_view text, std::span<const Diagnosti
     shown.push_back(*id);
     if (!about) about = d.range;
     if (!markdown.empty()) markdown += "\n\n---\n\n";
-    markdown += rule_info(*id).doc;
+    markdown += rule_page(rule_info(*id));
   }
   if (!about) return std::nullopt;
   return Hover{markdown, to_range(index, *about)};

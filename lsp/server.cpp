@@ -1,6 +1,8 @@
 #include "lsp/server.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <ostream>
 
 #include "core/line_index.h"
@@ -26,6 +28,37 @@ bool kind_requested(const std::optional<std::vector<std::string>>& requested, st
 // Invalid UTF-8 (never expected: documents arrive as JSON strings) is replaced
 // rather than allowed to throw out of the message loop.
 std::string serialize(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// JSON.stringify writes a lone UTF-16 surrogate as `\udc80`, which is not text
+// and which the JSON parser refuses; each becomes U+FFFD, so the rest of the
+// message (a whole document) is kept.
+std::string replace_lone_surrogates(std::string body) {
+  auto hex_at = [&](size_t i) -> long {
+    if (i + 4 > body.size()) return -1;
+    for (size_t k = i; k < i + 4; ++k) {
+      if (!std::isxdigit(static_cast<unsigned char>(body[k]))) return -1;
+    }
+    return std::strtol(body.substr(i, 4).c_str(), nullptr, 16);
+  };
+  for (size_t i = 0; i + 1 < body.size(); ++i) {
+    if (body[i] != '\\') continue;
+    if (body[i + 1] != 'u') {
+      ++i;  // an escaped character, `\\` included
+      continue;
+    }
+    long unit = hex_at(i + 2);
+    if (unit >= 0xD800 && unit <= 0xDBFF && i + 12 <= body.size() && body.compare(i + 6, 2, "\\u") == 0) {
+      long low = hex_at(i + 8);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        i += 11;  // a proper pair
+        continue;
+      }
+    }
+    if (unit >= 0xD800 && unit <= 0xDFFF) body.replace(i + 2, 4, "fffd");
+    i += 5;
+  }
+  return body;
+}
 
 std::string quick_fix_title(const Fix& fix) {
   return fix.applicability == Applicability::Unsafe ? fix.title + " (unsafe)" : fix.title;
@@ -55,6 +88,7 @@ void Server::bind_methods() {
     shutdown_ = true;
     return json(nullptr);
   });
+  dispatcher_.on_notification<NoParams>("$/cancelRequest", [](const NoParams&) {});  // handled before dispatch
   dispatcher_.on_notification<NoParams>("exit", [this](const NoParams&) { exit_ = true; });
   dispatcher_.on_notification<DidOpenTextDocumentParams>("textDocument/didOpen",
                                                          [this](const auto& p) { did_open(p); });
@@ -71,16 +105,146 @@ void Server::bind_methods() {
 }
 
 int Server::run() {
-  while (!exit_) {
-    ReadResult r = transport_.read();
-    if (r.kind == ReadResult::Kind::EndOfStream) break;
-    if (r.kind == ReadResult::Kind::BadHeader) {
-      log("bad message header: " + r.error);
+  // Input is read all the time, also while a lint runs.
+  auto reader_done = std::make_shared<std::atomic<bool>>(false);
+  std::thread reader([this, reader_done] {
+    for (;;) {
+      ReadResult r = transport_.read();
+      if (r.kind == ReadResult::Kind::EndOfStream) break;
+      if (r.kind == ReadResult::Kind::BadHeader) events_.push({Event::Kind::BadHeader, std::move(r.error), nullptr});
+      else events_.push({Event::Kind::Message, std::move(r.body), nullptr});
+    }
+    *reader_done = true;
+    events_.push({Event::Kind::EndOfInput, {}, nullptr});
+  });
+  bool input_ended = false;
+  while (!exit_ && !input_ended && !transport_.closed()) {
+    for (Event& e : events_.take_all()) pending_.push_back(std::move(e));
+    while (!pending_.empty() && !exit_ && !transport_.closed()) {
+      Event e = std::move(pending_.front());
+      pending_.pop_front();
+      switch (e.kind) {
+        case Event::Kind::Message: handle_message(e.text); break;
+        case Event::Kind::BadHeader: log("bad message header: " + e.text); break;
+        case Event::Kind::LintDone: finish_lint(*e.lint); break;
+        case Event::Kind::EndOfInput: input_ended = true; break;
+      }
+    }
+    if (dirty_ && !linting_ && !shutdown_ && !exit_) start_lint();
+  }
+  if (worker_.joinable()) worker_.join();
+  // At `exit` the reader may still be blocked on the editor's open pipe: the
+  // process ends right after, and takes it along.
+  if (*reader_done) reader.join();
+  else reader.detach();
+  return shutdown_ ? 0 : 1;
+}
+
+void Server::handle_message(const std::string& raw) {
+  std::string body = replace_lone_surrogates(raw);
+  json peek = json::parse(body, nullptr, false);
+  if (peek.is_object()) {
+    std::string method = peek.value("method", "");
+    if (method == "$/cancelRequest") return;  // requests are answered as they come, or in wait_for_analysis
+    // A code action's edits must fit the text it is asked for, and its
+    // diagnostics the other documents as they are now (compile regions cross
+    // files): it waits for the lint of the current texts (input is still read
+    // meanwhile), and no later change is applied before it is answered.
+    if (method == "textDocument/codeAction" && peek.contains("id") && initialized_ && !shutdown_) {
+      const json params = peek.value("params", json::object());
+      const json doc = params.is_object() ? params.value("textDocument", json::object()) : json::object();
+      std::string uri = doc.is_object() ? doc.value("uri", "") : "";
+      if (documents_.find(uri) && (dirty_ || linting_ || !analysed(uri)) && !wait_for_analysis(peek["id"])) {
+        transport_.write(serialize(json{{"jsonrpc", "2.0"},
+                                        {"id", peek["id"]},
+                                        {"error", {{"code", -32800}, {"message", "the request was cancelled"}}}}));
+        return;
+      }
+    }
+    // What came before `shutdown` is published before it is answered.
+    if (method == "shutdown" && initialized_ && !shutdown_) wait_for_analysis(json());
+  }
+  if (std::optional<json> response = dispatcher_.dispatch_body(body)) transport_.write(serialize(*response));
+}
+
+bool Server::analysed(const std::string& uri) const {
+  const Document* doc = documents_.find(uri);
+  auto it = analysed_revision_.find(uri);
+  return doc && it != analysed_revision_.end() && it->second == doc->revision;
+}
+
+void Server::start_lint() {
+  auto job = std::make_shared<FinishedLint>();
+  for (const Document* d : documents_.all()) job->snapshot.push_back(*d);
+  dirty_ = false;
+  linting_ = true;
+  if (worker_.joinable()) worker_.join();
+  worker_ = std::thread([this, job] {
+    std::vector<const Document*> docs;
+    for (const Document& d : job->snapshot) docs.push_back(&d);
+    job->run = lint_documents(docs, options_.settings);
+    events_.push({Event::Kind::LintDone, {}, job});
+  });
+}
+
+bool Server::wait_for_analysis(const json& request_id) {
+  // A $/cancelRequest for it, among the messages not handled yet, is taken out.
+  auto cancels_it = [&](const Event& e) {
+    if (request_id.is_null() || e.kind != Event::Kind::Message) return false;
+    json m = json::parse(e.text, nullptr, false);
+    return m.is_object() && m.value("method", "") == "$/cancelRequest" && m.contains("params") &&
+           m["params"].is_object() && m["params"].value("id", json()) == request_id;
+  };
+  auto take_cancel = [&] {
+    auto it = std::find_if(pending_.begin(), pending_.end(), cancels_it);
+    if (it == pending_.end()) return false;
+    pending_.erase(it);
+    return true;
+  };
+  while (linting_ || dirty_) {
+    if (take_cancel()) return false;
+    if (!linting_) start_lint();
+    // Messages that arrive meanwhile are handled after, in the order they came.
+    for (bool done = false; !done;) {
+      for (Event& e : events_.take_all()) {
+        if (!done && e.kind == Event::Kind::LintDone) {
+          finish_lint(*e.lint);
+          done = true;
+        } else {
+          pending_.push_back(std::move(e));
+        }
+      }
+      if (take_cancel()) return false;  // a lint still running is taken when it ends
+    }
+  }
+  return !take_cancel();
+}
+
+void Server::finish_lint(FinishedLint& done) {
+  linting_ = false;
+  for (const std::string& e : done.run.settings_errors) {
+    if (std::find(reported_settings_errors_.begin(), reported_settings_errors_.end(), e) !=
+        reported_settings_errors_.end()) {
       continue;
     }
-    if (std::optional<json> response = dispatcher_.dispatch_body(r.body)) transport_.write(serialize(*response));
+    reported_settings_errors_.push_back(e);
+    show_error("fxlint: cannot use the settings for " + e + "; using the defaults");
   }
-  return shutdown_ ? 0 : 1;
+  for (LintedDocument& linted : done.run.documents) {
+    const Document& doc = *linted.document;
+    const Document* current = documents_.find(doc.uri);
+    if (!current || current->revision != doc.revision) continue;  // changed or closed since: stale
+    LineIndex index(doc.text);
+    LineEnding ending = detect_line_ending(doc.text);
+    json published = json::array();
+    for (const Diagnostic& d : linted.diagnostics) published.push_back(to_lsp_diagnostic(index, d, ending));
+    diagnostics_[doc.uri] = std::move(linted.diagnostics);
+    analysed_revision_[doc.uri] = doc.revision;
+    auto it = published_.find(doc.uri);
+    if (it != published_.end() && it->second == published) continue;
+    published_[doc.uri] = published;
+    publish(doc.uri, doc.version, published);
+  }
 }
 
 json Server::initialize(const InitializeParams&) {
@@ -96,55 +260,36 @@ json Server::initialize(const InitializeParams&) {
   };
 }
 
+// After `shutdown` the documents are no longer linted (only `exit` is expected).
 void Server::did_open(const DidOpenTextDocumentParams& p) {
+  if (shutdown_) return;
   documents_.open(p.text_document.uri, p.text_document.version, p.text_document.text);
-  relint();
+  dirty_ = true;
 }
 
 void Server::did_change(const DidChangeTextDocumentParams& p) {
+  if (shutdown_) return;
   documents_.change(p.uri, p.version, p.content_changes);
-  relint();
+  dirty_ = true;
 }
 
 void Server::did_save(const DidSaveTextDocumentParams& p) {
+  if (shutdown_) return;
   if (p.text) documents_.set_text(p.text_document.uri, *p.text);
   // Saving may have changed a config file's effect or other files on disk.
   published_.erase(p.text_document.uri);
-  relint();
+  analysed_revision_.erase(p.text_document.uri);
+  dirty_ = true;
 }
 
 void Server::did_close(const DidCloseTextDocumentParams& p) {
   const std::string& uri = p.text_document.uri;
   if (!documents_.close(uri)) return;
   diagnostics_.erase(uri);
+  analysed_revision_.erase(uri);
   published_.erase(uri);
   publish(uri, std::nullopt, json::array());
-  relint();
-}
-
-void Server::relint() {
-  std::vector<const Document*> open = documents_.all();
-  LintRun run = lint_documents(open, options_.settings);
-  for (const std::string& e : run.settings_errors) {
-    if (std::find(reported_settings_errors_.begin(), reported_settings_errors_.end(), e) !=
-        reported_settings_errors_.end()) {
-      continue;
-    }
-    reported_settings_errors_.push_back(e);
-    show_error("fxlint: cannot use the settings for " + e + "; using the defaults");
-  }
-  for (LintedDocument& linted : run.documents) {
-    const Document& doc = *linted.document;
-    LineIndex index(doc.text);
-    LineEnding ending = detect_line_ending(doc.text);
-    json published = json::array();
-    for (const Diagnostic& d : linted.diagnostics) published.push_back(to_lsp_diagnostic(index, d, ending));
-    diagnostics_[doc.uri] = std::move(linted.diagnostics);
-    auto it = published_.find(doc.uri);
-    if (it != published_.end() && it->second == published) continue;
-    published_[doc.uri] = published;
-    publish(doc.uri, doc.version, published);
-  }
+  if (!shutdown_) dirty_ = true;  // the others may have depended on it
 }
 
 json Server::code_action(const CodeActionParams& p) {

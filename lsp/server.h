@@ -2,19 +2,28 @@
 // The LSP adapter: turns protocol messages into document-store updates and
 // lint runs, and lint results into publishDiagnostics and code actions.
 //
-// Every change relints all open documents together (compile regions cross
-// files) and republishes each document whose diagnostics changed. Quick fixes
-// come from the last lint of the document's current text; each published
+// A reader thread reads input continuously; the loop takes every message that
+// has arrived before it lints, so a burst of edits is merged and only the
+// latest text is linted. Lints run on a worker thread over a snapshot of the
+// open documents (together: compile regions cross files); a result for a text
+// that has changed since is dropped. Hover is answered at once from the latest
+// finished lint; a code action, whose edits must fit the current text, waits
+// for the lint of that text, and can be cancelled meanwhile. Each published
 // diagnostic also carries its fix in `data`, as ruff's server does.
 #include <iosfwd>
+#include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/diagnostic.h"
 #include "lsp/dispatcher.h"
+#include "lsp/document_linter.h"
 #include "lsp/document_store.h"
+#include "lsp/event_queue.h"
 #include "lsp/file_settings.h"
 #include "lsp/transport.h"
 
@@ -45,8 +54,26 @@ class Server {
   json code_action(const CodeActionParams& params);
   json hover(const TextDocumentPositionParams& params);
 
-  // Relints every open document and publishes those whose diagnostics changed.
-  void relint();
+  // A lint of a snapshot of the open documents, finished on the worker.
+  struct FinishedLint {
+    std::vector<Document> snapshot;
+    LintRun run;  // points into `snapshot`
+  };
+  struct Event {
+    enum class Kind { Message, BadHeader, EndOfInput, LintDone } kind = Kind::EndOfInput;
+    std::string text;  // the message body, or what was wrong with the header
+    std::shared_ptr<FinishedLint> lint;
+  };
+
+  void handle_message(const std::string& body);
+  void start_lint();
+  void finish_lint(FinishedLint& done);
+  // Waits for the running lint, and lints again if needed, until every open
+  // document's analysis is of its current text. False when a $/cancelRequest
+  // for `request_id` (not null) arrived meanwhile.
+  bool wait_for_analysis(const json& request_id);
+  // Whether the last finished lint saw the document's current text.
+  bool analysed(const std::string& uri) const;
   void publish(const std::string& uri, std::optional<int> version, const json& diagnostics);
   void notify(const std::string& method, const json& params);
   void show_error(const std::string& message);
@@ -57,7 +84,13 @@ class Server {
   Dispatcher dispatcher_;
   DocumentStore documents_;
   std::map<std::string, std::vector<Diagnostic>> diagnostics_;  // last lint, by URI
+  std::map<std::string, uint64_t> analysed_revision_;           // the text it saw, by URI
   std::map<std::string, json> published_;                       // last published, by URI
+  EventQueue<Event> events_;
+  std::deque<Event> pending_;  // taken from events_, not handled yet
+  std::thread worker_;
+  bool linting_ = false;
+  bool dirty_ = false;  // documents changed since the running (or last) lint began
   std::vector<std::string> reported_settings_errors_;           // shown once each
   bool initialized_ = false;
   bool shutdown_ = false;

@@ -82,8 +82,10 @@ ReadResult Transport::read() {
 }
 
 void Transport::write(std::string_view body) {
+  if (closed_) return;
   out_ << "Content-Length: " << body.size() << "\r\n\r\n" << body;
   out_.flush();
+  if (!out_) closed_ = true;
 }
 
 }  // namespace fxlint::lsp

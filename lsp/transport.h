@@ -30,10 +30,13 @@ class Transport {
   ReadResult read();
   // Frames and writes one body, then flushes so the client sees it at once.
   void write(std::string_view body);
+  // The output failed (the editor closed its end): nothing more can be said.
+  bool closed() const { return closed_; }
 
  private:
   std::istream& in_;
   std::ostream& out_;
+  bool closed_ = false;
 };
 
 // Upper bound on a body, so a corrupt length cannot exhaust memory.

@@ -12,6 +12,7 @@
 namespace fxlint {
 
 enum class Target { Fx2Onnx, Dynamo, Export };
+inline constexpr Target kTargets[] = {Target::Fx2Onnx, Target::Dynamo, Target::Export};
 
 enum class RuleId : uint8_t {
 #define RULE(code, name, a, b, c, summary) code,

@@ -219,6 +219,8 @@ class ServerTranscript(unittest.TestCase):
         on_item = hover(6, 45)
         self.assertEqual(on_item["contents"]["kind"], "markdown")
         self.assertTrue(on_item["contents"]["value"].startswith("# FX101 tensor-item"), on_item)
+        # As `fxlint rule FX101` prints it: the severity per target under the title.
+        self.assertIn("\n\nSeverity: fx2onnx error, dynamo error, export error\n\n", on_item["contents"]["value"])
         self.assertEqual(on_item["range"], ITEM_RANGE)
         # On the code in a suppression comment.
         column = text.split("\n")[8].index("FX103") + 2
@@ -298,6 +300,154 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual([d["code"] for d in helper], ["FX101"])
         self.assertEqual(helper[0]["range"]["start"], {"line": 4, "character": 11})
         self.assertEqual(self.client.finish(), 0)
+
+
+def big_model(functions=2000):
+    """About 10 lines per function, all called from a compiled forward: a lint of some 100 ms."""
+    lines = ["import torch", "import torch.nn as nn", ""]
+    for i in range(functions):
+        lines += [f"def helper_{i}(x):", f"    y = x * {i} + 1", "    z = y.relu()", "    w = z.sum(dim=0)",
+                  "    if w.numel() > 0:", "        w = w + 1", "    return w", "", ""]
+    lines += ["class Big(nn.Module):", "    def forward(self, x):", "        n = x.sum().item()"]
+    lines += [f"        x = helper_{i}(x)" for i in range(0, functions, 7)]
+    lines += ["        return x", ""]
+    return "\n".join(lines)
+
+
+class Concurrency(unittest.TestCase):
+    """Input is read while a lint runs: edits merge, hover does not wait, requests can be cancelled."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.uri = "file://" + os.path.join(self.dir.name, "big.py")
+        self.text = big_model()
+        self.item_line = self.text.split("\n").index("        n = x.sum().item()")
+        self.client = Client(self.dir.name)
+        self.client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        self.client.notify("initialized")
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": "python", "version": 1, "text": self.text}})
+        self.assertEqual([d["code"] for d in self.client.diagnostics_for(self.uri)["diagnostics"]], ["FX101"])
+
+    def tearDown(self):
+        self.client.kill()
+        self.dir.cleanup()
+
+    def indent(self, version):
+        """Moves the `.item()` one column right: every version has its own diagnostics."""
+        at = {"line": self.item_line, "character": 8}
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": version},
+            "contentChanges": [{"range": {"start": at, "end": at}, "text": " "}]})
+
+    def test_a_burst_of_edits_is_linted_once_at_its_end(self):
+        for version in range(2, 202):
+            self.indent(version)
+        published = []
+        while True:
+            params = self.client.diagnostics_for(self.uri)
+            published.append(params["version"])
+            if params["version"] == 201:
+                break
+        # The last text is linted; the 199 before it are merged away, not linted one by one.
+        self.assertLess(len(published), 20, published)
+        column = params["diagnostics"][0]["range"]["start"]["character"]
+        self.assertEqual(column, 12 + 200)
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_hover_is_answered_while_a_lint_runs(self):
+        self.indent(2)
+        self.client.send({"id": 50, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}}})
+        seen = []
+        while True:
+            m = self.client.wait_for(lambda m: True)
+            seen.append(m)
+            if m.get("id") == 50:
+                break
+        # Answered from the last finished lint, before the lint of version 2 is published.
+        self.assertIn("FX101", json.dumps(m["result"]))
+        self.assertNotIn(2, [x["params"].get("version") for x in seen
+                             if x.get("method") == "textDocument/publishDiagnostics"])
+        self.assertEqual(self.client.diagnostics_for(self.uri)["version"], 2)
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_a_code_action_waiting_for_its_lint_can_be_cancelled(self):
+        # The edit, the request and its cancellation arrive together, well within one lint.
+        at = {"line": self.item_line, "character": 8}
+        request_id = 77
+        burst = b""
+        for message in (
+                {"method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": self.uri, "version": 2},
+                    "contentChanges": [{"range": {"start": at, "end": at}, "text": " "}]}},
+                {"id": request_id, "method": "textDocument/codeAction", "params": {
+                    "textDocument": {"uri": self.uri}, "range": {"start": at, "end": at},
+                    "context": {"diagnostics": []}}},
+                {"method": "$/cancelRequest", "params": {"id": request_id}}):
+            body = json.dumps(dict(message, jsonrpc="2.0")).encode("utf-8")
+            burst += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        self.client.proc.stdin.write(burst)
+        self.client.proc.stdin.flush()
+        reply = self.client.wait_for(lambda m: m.get("id") == request_id and "method" not in m)
+        self.assertEqual(reply["error"]["code"], -32800)
+        self.assertEqual(self.client.finish(), 0)
+
+
+class Robustness(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.uri = "file://" + os.path.join(self.dir.name, "m.py")
+        self.client = Client(self.dir.name)
+        self.client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        self.client.notify("initialized")
+
+    def tearDown(self):
+        self.client.kill()
+        self.dir.cleanup()
+
+    def test_a_lone_surrogate_escape_does_not_lose_the_document(self):
+        # What JSON.stringify writes for a string holding half a surrogate pair.
+        text = 'import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    s = "LONE"\n    return x.item()\n'
+        body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": self.uri, "languageId": "python", "version": 1, "text": text}}})
+        body = body.replace("LONE", "\\udc80")
+        self.client.send_raw(body.encode("utf-8"))
+        diagnostics = self.client.diagnostics_for(self.uri)["diagnostics"]
+        self.assertEqual([d["code"] for d in diagnostics], ["FX101"])
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_changes_after_shutdown_are_not_linted(self):
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": "python", "version": 1, "text": "x = 1\n"}})
+        self.client.diagnostics_for(self.uri)
+        self.client.request("shutdown")
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 2},
+            "contentChanges": [{"text": "import torch\n\n\n@torch.compile\ndef f(x):\n    return x.item()\n"}]})
+        self.client.notify("exit")
+        self.assertEqual(self.client.proc.wait(timeout=TIMEOUT), 0)
+        rest = []
+        while True:
+            m = self.client.messages.get(timeout=TIMEOUT)
+            if m is None:
+                break
+            rest.append(m)
+        self.assertEqual([m for m in rest if m.get("method") == "textDocument/publishDiagnostics"], [])
+
+    def test_a_closed_output_ends_the_server_without_a_signal(self):
+        # The editor went away: the read end of the server's output is closed before it writes.
+        proc = subprocess.Popen([FXLINT, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, cwd=self.dir.name)
+        proc.stdout.close()
+        for message in ({"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+                        {"method": "initialized", "params": {}}):
+            body = json.dumps(dict(message, jsonrpc="2.0")).encode("utf-8")
+            proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+        status = proc.wait(timeout=TIMEOUT)
+        proc.stdin.close()
+        self.assertGreaterEqual(status, 0, "killed by a signal")
 
 
 if __name__ == "__main__":

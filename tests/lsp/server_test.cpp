@@ -25,6 +25,13 @@ struct Session {
     std::string body = message.dump();
     input += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   }
+  // A code action waits for the lint of the document's current text, and no
+  // later message is handled before it: a point where diagnostics are published.
+  void sync(const std::string& uri) {
+    json at = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}};
+    request("textDocument/codeAction",
+            {{"textDocument", {{"uri", uri}}}, {"range", at}, {"context", {{"diagnostics", json::array()}}}});
+  }
   void open(const std::string& uri, const std::string& text) {
     notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}});
   }
@@ -104,7 +111,9 @@ TEST_CASE("compile regions reach across open documents") {
   s.request("initialize", json::object());
   s.notify("initialized");
   s.open("file:///p/helpers.py", kHelper);
+  s.sync("file:///p/helpers.py");
   s.open("file:///p/model.py", kModel);
+  s.sync("file:///p/helpers.py");
   s.notify("textDocument/didClose", {{"textDocument", {{"uri", "file:///p/model.py"}}}});
   s.request("shutdown", nullptr);
   s.notify("exit");
@@ -254,9 +263,11 @@ TEST_CASE("didSave with text replaces the document and relints it") {
   Session s;
   s.request("initialize", json::object());
   s.open("file:///p/a.py", "x = 1\n");
+  s.sync("file:///p/a.py");
   s.notify("textDocument/didSave",
            {{"textDocument", {{"uri", "file:///p/a.py"}}},
             {"text", "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    return x.item()\n"}});
+  s.sync("file:///p/a.py");
   Session::Result r = s.run();
   std::vector<json> published = r.published("file:///p/a.py");
   REQUIRE(published.size() == 2);
