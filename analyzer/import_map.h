@@ -27,6 +27,14 @@ class ImportMap {
     return nullptr;
   }
 
+  // Whether some name is bound to `root` or to something inside it ("torch.nn").
+  bool imports_from(std::string_view root) const {
+    for (const auto& [local, q] : names_) {
+      if (q == root || (q.size() > root.size() && q.starts_with(root) && q[root.size()] == '.')) return true;
+    }
+    return false;
+  }
+
   // Qualified name of a dotted expression (`F.relu`, `torch.nn.Module`,
   // `where`), or "" when its head is not an import.
   std::string qualify(Node expr, std::string_view source) const;

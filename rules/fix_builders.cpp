@@ -112,8 +112,11 @@ std::optional<TorchRef> torch_ref(Node at, const WalkContext& ctx) {
     }
     return std::nullopt;
   }
-  // No module-level `import torch`: add one, if `torch` is free in the module and here.
-  if (file.module_imports.find("torch") || ctx.global_facts("torch") || !resolves_to_module_level("torch", ctx)) {
+  // No module-level `import torch`: add one, if `torch` is free in the module and
+  // here, and the module already needs torch to import (`from torch import nn`):
+  // a module that imports without torch must keep doing so.
+  if (file.module_imports.find("torch") || ctx.global_facts("torch") || !resolves_to_module_level("torch", ctx) ||
+      !file.module_imports.imports_from("torch")) {
     return std::nullopt;
   }
   Node root = at;
@@ -140,6 +143,13 @@ Node next_named(Node n) {
   for (n = n.next_sibling(); n && !n.is_named(); n = n.next_sibling()) {
   }
   return n;
+}
+
+// The method of `value.method(...)`; empty for a call of a module's function
+// (`torch.isnan(x)` resolves to a qualified name instead).
+std::string_view tensor_method(Node call, const WalkContext& ctx) {
+  if (!ctx.resolve(call.field("function")).empty()) return {};
+  return support::method_name(call, ctx.source());
 }
 
 bool is_number_literal(Node e) {
@@ -202,7 +212,7 @@ bool one_element(Node e, const WalkContext& ctx, int depth) {
   if (n.is(NodeKind::Call)) {
     Node arguments = n.field("arguments");
     size_t count = arguments ? arguments.named_child_count() : 0;
-    std::string_view method = support::method_name(n, src);
+    std::string_view method = tensor_method(n, ctx);
     if (!method.empty()) {
       if (method == "bool" || method == "float" || method == "logical_not") {
         return count == 0 && one_element(support::receiver(n), ctx, depth + 1);
@@ -277,7 +287,7 @@ bool eager_safe_arm(Node e, const WalkContext& ctx) {
     // Elementwise methods that accept any real tensor, with number arguments only.
     static const std::set<std::string_view> elementwise = {"clamp", "clip", "abs", "neg", "relu", "sigmoid", "tanh",
                                                           "exp", "floor", "ceil", "round", "sign", "square"};
-    std::string_view method = support::method_name(n, src);
+    std::string_view method = tensor_method(n, ctx);
     Node receiver = support::receiver(n);
     if (method.empty() || !elementwise.count(method) || !receiver || !eager_safe_arm(receiver, ctx)) return false;
     Node arguments = n.field("arguments");
@@ -520,34 +530,106 @@ std::optional<Fix> if_to_where(Node if_statement, const WalkContext& ctx) {
 }
 
 namespace {
-// Identifiers an expression reads, ignoring attribute names and `torch` itself.
-void collect_names(Node n, std::string_view src, std::set<std::string>& out, const std::string& torch) {
-  if (n.is(NodeKind::Identifier)) {
-    std::string t(n.text(src));
-    if (t != torch) out.insert(t);
-    return;
+// The name whose shape a tensor expression has, following locals assigned once
+// from shape-keeping expressions (`z = x.clone()`, `out = torch.zeros_like(x)`,
+// `y = x * 2`): "x" for all of those; the expression's own text otherwise.
+std::string shape_root(Node e, const WalkContext& ctx, int depth = 0) {
+  static const std::set<std::string_view> keeping_methods = {"clone", "detach", "contiguous", "float", "double",
+                                                              "half", "int", "long", "bool", "abs", "neg"};
+  static const std::set<std::string_view> like = {"zeros_like", "ones_like", "empty_like", "full_like",
+                                                   "rand_like", "randn_like", "clone"};
+  std::string_view src = ctx.source();
+  Node n = e.unparenthesized();
+  if (depth > 8) return std::string(n.text(src));
+  if (n.is(NodeKind::Identifier) && ctx.scope_of(n.text(src)) == NameScope::Local) {
+    if (Node value = single_assignment(n.text(src), ctx)) {
+      std::string root = shape_root(value, ctx, depth + 1);
+      if (!root.empty()) return root;
+    }
+    return std::string(n.text(src));
   }
-  if (n.is(NodeKind::Attribute)) {
-    collect_names(n.field("object"), src, out, torch);
-    return;
+  if (n.is(NodeKind::Call)) {
+    Node arguments = n.field("arguments");
+    std::string_view method = tensor_method(n, ctx);
+    if (!method.empty()) {
+      if (keeping_methods.count(method) && arguments && arguments.named_child_count() == 0) {
+        return shape_root(support::receiver(n), ctx, depth + 1);
+      }
+      return std::string(n.text(src));
+    }
+    std::string q = ctx.resolve(n.field("function"));
+    std::vector<Node> args = support::positional_args(n);
+    if (q.starts_with("torch.") && like.count(std::string_view(q).substr(6)) && !args.empty()) {
+      return shape_root(args[0], ctx, depth + 1);
+    }
+    return std::string(n.text(src));
   }
-  if (n.is(NodeKind::KeywordArgument)) {
-    collect_names(n.field("value"), src, out, torch);
-    return;
+  if (n.is(NodeKind::BinaryOperator)) {
+    Node l = n.field("left"), r = n.field("right");
+    if (is_number_literal(r)) return shape_root(l, ctx, depth + 1);
+    if (is_number_literal(l)) return shape_root(r, ctx, depth + 1);
   }
-  for_each_child(n, [&](Node c) {
-    if (c.is_named()) collect_names(c, src, out, torch);
-  });
+  return std::string(n.text(src));
 }
 
-// A mask computed elementwise from `z` alone has z's shape.
-Applicability mask_applicability(Node mask, std::string_view z, const WalkContext& ctx) {
-  Node m = mask.unparenthesized();
-  if (m.is(NodeKind::Identifier)) return Applicability::Unsafe;
-  std::set<std::string> names;
-  const std::string* torch = ctx.file().imports.local_name_for("torch");
-  collect_names(m, ctx.source(), names, torch ? *torch : "torch");
-  return names.size() == 1 && *names.begin() == z ? Applicability::Safe : Applicability::Unsafe;
+// An expression computed elementwise from tensors of z's shape and numbers
+// only, so it has z's shape: `z > 0`, `(z < -1) | (z > 1)`, `torch.isnan(z)`,
+// `~z.isfinite()`, or a local assigned once from such an expression.
+bool elementwise_of(Node e, Node z, const WalkContext& ctx, int depth = 0);
+
+bool elementwise_of(Node e, Node z, const WalkContext& ctx, int depth) {
+  if (depth > 8) return false;
+  static const std::set<std::string_view> functions = {"isnan", "isinf", "isfinite", "isposinf", "isneginf",
+                                                        "abs", "signbit", "logical_not", "isreal", "sign"};
+  std::string_view src = ctx.source();
+  Node n = e.unparenthesized();
+  if (n.is(NodeKind::Identifier) || n.is(NodeKind::Attribute)) {
+    if (n.text(src) == z.text(src) || shape_root(n, ctx) == shape_root(z, ctx)) return true;
+    if (n.is(NodeKind::Identifier) && ctx.scope_of(n.text(src)) == NameScope::Local) {
+      Node value = single_assignment(n.text(src), ctx);
+      return value && elementwise_of(value, z, ctx, depth + 1);
+    }
+    return false;
+  }
+  if (is_number_literal(n) || n.is(NodeKind::True) || n.is(NodeKind::False)) return true;
+  if (n.is(NodeKind::ComparisonOperator)) {
+    bool has_z = false;
+    for (Node c : n.children()) {
+      if (!c.is_named()) {
+        std::string_view op = c.text(src);
+        if (op != "<" && op != ">" && op != "<=" && op != ">=" && op != "==" && op != "!=") return false;
+        continue;
+      }
+      if (!elementwise_of(c, z, ctx, depth + 1)) return false;
+      has_z = has_z || !is_number_literal(c);
+    }
+    return has_z;
+  }
+  if (n.is(NodeKind::BinaryOperator)) {
+    Node op = n.field("operator");
+    std::string_view o = op ? op.text(src) : "";
+    if (o != "&" && o != "|" && o != "^" && o != "+" && o != "-" && o != "*") return false;
+    return elementwise_of(n.field("left"), z, ctx, depth + 1) && elementwise_of(n.field("right"), z, ctx, depth + 1);
+  }
+  if (n.is(NodeKind::UnaryOperator)) return elementwise_of(n.field("argument"), z, ctx, depth + 1);
+  if (n.is(NodeKind::Call)) {
+    Node arguments = n.field("arguments");
+    std::string_view method = tensor_method(n, ctx);
+    if (!method.empty()) {
+      return functions.count(method) && arguments && arguments.named_child_count() == 0 &&
+             elementwise_of(support::receiver(n), z, ctx, depth + 1);
+    }
+    std::string q = ctx.resolve(n.field("function"));
+    std::vector<Node> args = support::positional_args(n);
+    return q.starts_with("torch.") && functions.count(std::string_view(q).substr(6)) && args.size() == 1 &&
+           arguments.named_child_count() == 1 && elementwise_of(args[0], z, ctx, depth + 1);
+  }
+  return false;
+}
+
+// A mask known to have z's shape: computed elementwise from tensors of that shape.
+Applicability mask_applicability(Node mask, Node z, const WalkContext& ctx) {
+  return elementwise_of(mask, z, ctx) ? Applicability::Safe : Applicability::Unsafe;
 }
 }  // namespace
 
@@ -564,12 +646,16 @@ std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node stat
   std::string zt(z.text(src));
   std::string mt(mask.text(src));
   Node v = value.unparenthesized();
+  // `z[m]` applies a mask to z's leading dimensions; masked_fill_ and where
+  // broadcast it against the trailing ones. Only a mask of z's own shape means
+  // the same to both.
+  if (mask_applicability(mask, z, ctx) != Applicability::Safe) return std::nullopt;
   // Both rewrites update `z` in place, as the masked assignment does, so views
   // of it and names bound to it see the change.
   if (v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::True) || v.is(NodeKind::False) ||
       (v.is(NodeKind::UnaryOperator) && (v.field("argument").is(NodeKind::Integer) || v.field("argument").is(NodeKind::Float)))) {
     std::string text = zt + ".masked_fill_(" + mt + ", " + std::string(v.text(src)) + ")";
-    return Fix{"Replace the masked assignment with `masked_fill_`", mask_applicability(mask, zt, ctx),
+    return Fix{"Replace the masked assignment with `masked_fill_`", Applicability::Safe,
                {Edit{assignment.range(), std::move(text)}}};
   }
   if (!v.is(NodeKind::Subscript)) return std::nullopt;
@@ -604,7 +690,7 @@ std::optional<Fix> masked_reduction(Node subscript, Node mask, const WalkContext
   if (!torch) return std::nullopt;
   std::string text = torch->spell("torch.where") + "(" + std::string(mask.text(src)) + ", " +
                      as_operand(x, src) + ", " + identity + ")";
-  Applicability a = mask_applicability(mask, x.text(src), ctx);
+  Applicability a = mask_applicability(mask, x, ctx);
   return Fix{"Reduce over an elementwise select instead of a masked index", a,
              torch->with_import({Edit{subscript.range(), std::move(text)}})};
 }

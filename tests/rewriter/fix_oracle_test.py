@@ -127,6 +127,25 @@ def test_masked_assignment_keeps_updating_through_views(tmp_path):
     check()
 
 
+def test_no_masked_assignment_rewrite_for_a_mask_of_another_shape(tmp_path):
+    # x[m] masks x's leading dimensions; masked_fill_ and where would broadcast m
+    # against the trailing ones: a size error, or the wrong elements filled.
+    source = """
+import torch
+
+
+def mask_features(x: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+    x[m] = 0
+    return x
+
+
+def mask_rows(x: torch.Tensor) -> torch.Tensor:
+    x[x.sum(dim=1) > 0] = 0.0
+    return x
+"""
+    assert fixes_offered(tmp_path, source, "FX302") == []
+
+
 def test_masked_assignment_with_another_dtype_is_unsafe_and_says_why(tmp_path):
     fixes = fixes_offered(tmp_path, MASK_ALIAS, "FX302")
     select = [f for f in fixes if "copy_" in f["edits"][0]["content"]]
@@ -211,6 +230,21 @@ def test_a_guard_adds_the_import_it_needs(tmp_path, source, capfd):
     out = capfd.readouterr().out
     assert out.count("shape torch.Size([2, 3])") == 2  # eager prints as before
     torch.fx.symbolic_trace(fixed.M())  # and the tracer skips it
+
+
+def test_no_import_torch_is_added_to_a_module_that_imports_without_torch(tmp_path):
+    # The helper is compiled from another module; its own module must keep importing without torch.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    helpers = tmp_path / "pkg" / "helpers.py"
+    helpers.write_text("import logging\n\n\ndef scale(x):\n    print('scaling')\n    return x * 2\n")
+    (tmp_path / "pkg" / "main.py").write_text(
+        "import torch\n\nfrom pkg.helpers import scale\n\ncompiled = torch.compile(scale)\n")
+    run = subprocess.run([FXLINT, "check", "--select", "FX501", "--output-format", "json", str(tmp_path / "pkg")],
+                         capture_output=True, text=True, cwd=tmp_path)
+    found = json.loads(run.stdout)
+    assert [d["filename"].endswith("helpers.py") for d in found] == [True]
+    assert found[0]["fix"] is None
 
 
 def test_no_guard_where_a_parameter_named_torch_shadows_the_module(tmp_path):
