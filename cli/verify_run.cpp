@@ -29,20 +29,31 @@ std::vector<std::string> report_problems(const nlohmann::json& report) {
   int breaks = report.value("graph_break_count", 0);
   if (breaks > 0) problems.push_back(std::to_string(breaks) + " graph break" + (breaks == 1 ? "" : "s"));
   if (graphs > 1) problems.push_back(std::to_string(graphs) + " graphs");
+  // A graph that does not replay what ran, in either mode, with the capture's reason.
+  size_t replay = 0;
+  for (const auto& f : report.value("failures", nlohmann::json::array())) {
+    if (f.is_object() && f.value("code", "") == "REPLAY") {
+      problems.push_back(f.value("reason", std::string("a graph does not replay what ran")));
+      ++replay;
+    }
+  }
   // Strict failures that are not breaks (side effects, dynamic shapes).
   if (report.value("mode", "") == "strict" && !report.value("ok", true)) {
-    size_t other = 0;
-    for (const auto& f : report.value("failures", nlohmann::json::array())) {
-      (void)f;
-      ++other;
-    }
+    size_t other = report.value("failures", nlohmann::json::array()).size() - replay;
     other = other > static_cast<size_t>(breaks) ? other - breaks : 0;
     if (other > 0) problems.push_back(std::to_string(other) + " other strict failure" + (other == 1 ? "" : "s"));
     if (problems.empty()) problems.push_back("strict capture failed");
+  } else if (!report.value("ok", true) && problems.empty()) {
+    problems.push_back("capture failed");
   }
   if (report.contains("onnx") && report["onnx"].is_object() && !report["onnx"].value("ok", false)) {
-    const nlohmann::json& error = report["onnx"].value("error", nlohmann::json());
-    problems.push_back(error.is_null() ? "ONNX model invalid" : "ONNX not exported");
+    const nlohmann::json& onnx = report["onnx"];
+    const nlohmann::json& error = onnx.value("error", nlohmann::json());
+    std::string runtime = onnx.value("onnxruntime", nlohmann::json("")).is_string() ? onnx.value("onnxruntime", "") : "";
+    if (!error.is_null()) problems.push_back("ONNX not exported");
+    else if (runtime.starts_with("inconclusive")) problems.push_back("ONNX Runtime check " + runtime);
+    else if (runtime.starts_with("mismatch")) problems.push_back("ONNX Runtime computes something else: " + runtime);
+    else problems.push_back("ONNX model invalid");
   }
   return problems;
 }

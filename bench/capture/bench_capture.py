@@ -1,12 +1,18 @@
 """Capture time of fxlint_capture against torch.fx.symbolic_trace and torch.jit.trace.
 
     PYTHONPATH=build/python .venv/bin/python bench/capture/bench_capture.py [--repeat N] [--json]
+                                                                            [--loops 1000,2000,4000,10000]
 
 Each figure is the median CPU time (one thread; steadier than wall time on a
 shared machine) of N runs on the same model and input. The capture runs the
 model once for real (it is concolic), so eager time is listed too; the
 interpreter's own overhead is the median of (capture - eager) over interleaved
-pairs of runs.
+pairs of runs. The model rows time the capture without its replay of the
+graphs (replay=False), which runs the model a second time.
+
+The loop rows time Python loops of n iterations (wall time, one run each):
+one that stays in one graph of 2n nodes, and one that breaks at `.item()` in
+every iteration (n graphs); capture time must grow linearly with n.
 """
 
 import argparse
@@ -43,6 +49,50 @@ def models():
                                       torch.randn(16, 4, 256), {"src_mask": None, "src_key_padding_mask": None}),
         "encoder_2_layers": (Encoder(), torch.randn(16, 4, 256), None),
     }
+
+
+class LoopNet(torch.nn.Module):
+    """A numbered sub-module called in a long Python loop: one graph of 2n nodes."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(8, 8)
+
+    def forward(self, x, n: int):
+        for i in range(n):
+            x = self.fc1(x) * 0.5
+        return x
+
+
+def item_loop(x, n: int):
+    """A break in every iteration: n graphs."""
+    total = 0.0
+    for i in range(n):
+        total += (x * i).sum().item()
+    return total
+
+
+def bench_loops(sizes):
+    rows = []
+    net = LoopNet().eval()
+    x = torch.randn(2, 8)
+    for kind, fn in (("loop_one_graph", net), ("loop_break_each_iteration", item_loop)):
+        fxlint_capture.explain(fn, replay=False)(x, 10)  # warm-up
+        for n in sizes:
+            start = time.perf_counter()
+            with torch.no_grad():
+                fn(x, n)
+            eager = time.perf_counter() - start
+            start = time.perf_counter()
+            report = fxlint_capture.explain(fn, replay=False)(x, n)
+            capture = time.perf_counter() - start
+            start = time.perf_counter()
+            fxlint_capture.explain(fn)(x, n)
+            with_replay = time.perf_counter() - start
+            rows.append({"loop": kind, "n": n, "graphs": report.graph_count, "eager_s": eager,
+                         "capture_s": capture, "capture_with_replay_s": with_replay,
+                         "capture_us_per_iteration": capture / n * 1e6})
+    return rows
 
 
 def median_time(fn, repeat):
@@ -85,7 +135,7 @@ def bench(repeat):
         model.eval()
 
         def capture():
-            fxlint_capture.explain(model)(x)
+            fxlint_capture.explain(model, replay=False)(x)
 
         def run_eager():
             with torch.no_grad():
@@ -113,12 +163,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--loops", default="1000,2000,4000,10000",
+                        help="iteration counts of the loop rows (comma-separated; empty: none)")
+    parser.add_argument("--loops-only", action="store_true", help="run the loop rows only")
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)  # steadier figures on a small machine
-    rows = bench(args.repeat)
+    sizes = [int(n) for n in args.loops.split(",") if n.strip()]
+    rows = [] if args.loops_only else bench(args.repeat)
+    loops = bench_loops(sizes)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"models": rows, "loops": loops}, indent=2))
+        return
+    if loops:
+        print(f"{'loop':28} {'n':>6} {'graphs':>6} {'eager':>8} {'capture':>8} {'+replay':>8} {'us/iter':>8}")
+        for r in loops:
+            print(f"{r['loop']:28} {r['n']:6d} {r['graphs']:6d} {fmt(r['eager_s'], 8, 3)} {fmt(r['capture_s'], 8, 3)} "
+                  f"{fmt(r['capture_with_replay_s'], 8, 3)} {fmt(r['capture_us_per_iteration'], 8, 1)}")
+    if not rows:
         return
     print(f"{'model':28} {'eager':>8} {'capture':>8} {'overhead':>9} {'fx.trace':>9} {'jit.trace':>9} "
           f"{'cap/fx':>7} {'cap/jit':>7} {'ovh/fx':>7}")

@@ -10,6 +10,8 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
+bool has_kwargs_(py::handle kwargs) { return kwargs && !kwargs.is_none() && py::len(kwargs) > 0; }
+
 bool module_is(const std::string& mod, const char* root) {
   std::string r(root);
   return mod == r || starts_with(mod, (r + ".").c_str());
@@ -332,6 +334,16 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   }
 
   if (PyFunction_Check(c)) {
+    // torch.jit's _script_if_tracing wrapper only calls the function it wraps when not
+    // tracing: follow that function directly, so the wrapper's frame is not the user's.
+    if (py::hasattr(callable, "__script_if_tracing_wrapper")) {
+      py::object original = py::getattr(callable, "__original_fn", py::none());
+      if (PyFunction_Check(original.ptr())) {
+        CallPlan p = plan(original, args, kwargs);
+        if (p.kind == CallKind::InlineFunction && !p.function) p.function = original;
+        return p;
+      }
+    }
     if (module_is(mod, "torch")) {
       // Python-level Tensor methods (Tensor.split, Tensor.unique, ...) stay methods.
       if (!args.empty() && is_tensor(args[0])) {
@@ -342,6 +354,10 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     }
     if (module_is(mod, "logging") || module_is(mod, "warnings"))
       return brk("logging call " + name + "() while tracing", "FX501", logging_gb_id(mod));
+    if (module_is(mod, "copy") && name == "copy" && args.size() == 1 && !has_kwargs_(kwargs) &&
+        (PyList_Check(args[0].ptr()) || PyDict_Check(args[0].ptr()) || PySet_Check(args[0].ptr()) ||
+         PyTuple_Check(args[0].ptr())))
+      return of_kind(CallKind::Constant);  // a shallow copy of a container reads no tensor data
     if (module_is(mod, "numpy") || module_is(mod, "random") || module_is(mod, "copy") || module_is(mod, "time"))
       return brk("call to " + mod + "." + name + "(), which is not a torch operation", "FX502",
                  library_gb_id(mod, name));

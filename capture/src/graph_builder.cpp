@@ -14,6 +14,19 @@ GraphBuilder::GraphBuilder() {
   py::module_ torch = py::module_::import("torch");
   tensor_cls_ = torch.attr("Tensor");
   module_cls_ = torch.attr("nn").attr("Module");
+  py::module_ replay = py::module_::import("fxlint_capture.replay");
+  graph_state_ = replay.attr("graph_state");
+  snapshot_ = replay.attr("snapshot");
+  py::module_ outputs = py::module_::import("fxlint_capture.outputs");
+  flatten_ = outputs.attr("flatten");
+  is_plain_ = outputs.attr("is_plain");
+  py::object fx_graph_module = py::module_::import("torch.fx.graph");
+  py::object illegal = py::getattr(fx_graph_module, "_illegal_names", py::none());
+  if (illegal.is_none()) {
+    illegal = py::module_::import("builtins").attr("__dict__");
+    for (auto kw : py::module_::import("keyword").attr("kwlist")) illegal_names_.insert(py::str(kw));
+  }
+  for (auto name : illegal) illegal_names_.insert(py::str(name));
 }
 
 bool GraphBuilder::is_tensor(py::handle value) const {
@@ -68,6 +81,7 @@ GraphBuilder::GraphRec& GraphBuilder::current() {
   if (current_ < 0) {
     GraphRec rec;
     rec.graph = fx_graph_cls_();
+    rec.state = graph_state_();
     graphs_.push_back(std::move(rec));
     current_ = static_cast<int>(graphs_.size()) - 1;
   }
@@ -78,23 +92,76 @@ void GraphBuilder::close_graph() { current_ = -1; }
 
 static std::string sanitize(std::string name) {
   for (auto& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (!std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 128) c = '_';
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "_" + name;
   return name;
 }
 
+// torch.fx's spelling of a target as a name: `conv1`, `getitem`, `layer1_0_conv1`, `batch_norm`.
+static std::string snake_case(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (std::isupper(c)) {
+      if (i > 0 && s[i - 1] != '_' && !std::isupper(static_cast<unsigned char>(s[i - 1]))) out.push_back('_');
+      out.push_back(static_cast<char>(std::tolower(c)));
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+std::string GraphBuilder::base_name(const char* op, py::handle target) const {
+  std::string name;
+  if (PyUnicode_Check(target.ptr())) {
+    name = py::str(target);
+  } else {
+    py::object n = py::getattr(target, "__name__", py::none());
+    name = n.is_none() ? std::string(op) : std::string(py::str(n));
+  }
+  if (name.size() > 4 && name.rfind("__", 0) == 0 && name.compare(name.size() - 2, 2, "__") == 0)
+    name = name.substr(2, name.size() - 4);
+  return sanitize(snake_case(name));
+}
+
+std::string GraphBuilder::unique_name(GraphRec& g, const std::string& base) {
+  int& count = g.name_counts[base];
+  std::string name = base;
+  if (count > 0 || g.used_names.count(name) || illegal_names_.count(name)) {
+    do {
+      name = base + "_" + std::to_string(++count);
+    } while (g.used_names.count(name));
+  }
+  g.used_names.insert(name);
+  return name;
+}
+
+py::object GraphBuilder::create_node(GraphRec& g, const char* op, py::handle target, py::handle args,
+                                     py::handle kwargs, const std::string& base) {
+  return g.graph.attr("create_node")(op, target, args, kwargs, unique_name(g, base));
+}
+
+void GraphBuilder::add_escaping(int gi, py::handle tensor) {
+  graphs_[gi].escaping.push_back(py::reinterpret_borrow<py::object>(tensor));
+  graphs_[gi].escape_versions.push_back(tensor.attr("_version"));
+}
+
 py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::handle tensor) {
   py::object node;
+  std::string unique = unique_name(g, sanitize(name));
+  py::str target(unique);
   if (g.first_non_placeholder) {
     py::object ctx = g.graph.attr("inserting_before")(g.first_non_placeholder);
     ctx.attr("__enter__")();
-    node = g.graph.attr("placeholder")(sanitize(name));
+    node = g.graph.attr("create_node")("placeholder", target, py::tuple(), py::dict(), target);
     ctx.attr("__exit__")(py::none(), py::none(), py::none());
   } else {
-    node = g.graph.attr("placeholder")(sanitize(name));
+    node = g.graph.attr("create_node")("placeholder", target, py::tuple(), py::dict(), target);
   }
   g.placeholders[tensor.ptr()] = node;
-  g.input_tensors.push_back(py::reinterpret_borrow<py::object>(tensor));
+  // The value as the graph took it: later in-place changes do not reach the replay.
+  g.input_tensors.push_back(snapshot_(tensor));
   return node;
 }
 
@@ -123,7 +190,8 @@ py::object GraphBuilder::node_in(int gi, py::handle tensor) {
   if (it != origins_.end()) {
     Origin& o = it->second;
     if (o.graph == gi && o.kind == Origin::Lazy) {
-      o.node = g.graph.attr("call_function")(getitem_, py::make_tuple(o.parent_node, o.key));
+      o.node = create_node(g, "call_function", getitem_, py::make_tuple(o.parent_node, o.key), py::dict(),
+                           "getitem");
       o.kind = Origin::Node;
       g.call_nodes++;
     }
@@ -137,15 +205,16 @@ py::object GraphBuilder::node_in(int gi, py::handle tensor) {
     auto cached = g.attrs.find(name);
     if (cached != g.attrs.end()) return cached->second;
     attr_table_[py::str(name)] = tensor;
-    py::object node = g.graph.attr("get_attr")(name);
+    py::object node = create_node(g, "get_attr", py::str(name), py::tuple(), py::dict(), sanitize(name));
     if (!g.first_non_placeholder) g.first_non_placeholder = node;
     g.attrs[name] = node;
+    g.attr_versions.append(py::make_tuple(py::str(name), tensor, tensor.attr("_version")));
     return node;
   }
   Origin& o = it->second;
   if (o.kind != Origin::External && o.graph >= 0 && o.graph < gi) {
     node_in(o.graph, tensor);  // makes sure the producing graph has a node for it
-    graphs_[o.graph].escaping.push_back(py::reinterpret_borrow<py::object>(tensor));
+    add_escaping(o.graph, tensor);
   }
   return placeholder(g, "input_" + std::to_string(g.placeholders.size()), tensor);
 }
@@ -202,7 +271,8 @@ void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
       o.tensor = py::reinterpret_borrow<py::object>(item);
       origins_[item.ptr()] = o;
     } else if (contains_tensor(item)) {
-      py::object sub = graphs_[gi].graph.attr("call_function")(getitem_, py::make_tuple(node, key));
+      py::object sub = create_node(graphs_[gi], "call_function", getitem_, py::make_tuple(node, key), py::dict(),
+                                   "getitem");
       graphs_[gi].call_nodes++;
       register_result(gi, item, sub);
     }
@@ -222,7 +292,7 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
   GraphRec& g = graphs_[current_];
-  py::object node = g.graph.attr("create_node")(op, target, margs, mkwargs);
+  py::object node = create_node(g, op, target, margs, mkwargs, base_name(op, target));
   if (!g.first_non_placeholder) g.first_non_placeholder = node;
   if (counts) g.call_nodes++;
   register_result(current_, result, node);
@@ -260,7 +330,7 @@ void GraphBuilder::escape(py::handle value) {
     if (it == origins_.end() || it->second.kind == Origin::External || it->second.graph < 0) return;
     int gi = it->second.graph;
     node_in(gi, value);
-    graphs_[gi].escaping.push_back(py::reinterpret_borrow<py::object>(value));
+    add_escaping(gi, value);
     return;
   }
   if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
@@ -270,33 +340,31 @@ void GraphBuilder::escape(py::handle value) {
   }
 }
 
-static void collect_tensors(const GraphBuilder& b, py::handle value, std::vector<py::object>& out) {
-  if (b.is_tensor(value)) {
-    out.push_back(py::reinterpret_borrow<py::object>(value));
-  } else if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {
-    for (auto item : value) collect_tensors(b, item, out);
-  } else if (PyDict_Check(value.ptr())) {
-    for (auto kv : py::reinterpret_borrow<py::dict>(value)) collect_tensors(b, kv.second, out);
-  }
-}
 
 py::dict GraphBuilder::finish(py::handle return_value) {
+  // A value torch.fx cannot write as generated code (a NamedTuple, a dataclass, an
+  // OrderedDict, any object) is returned as the flat tuple of its tensors; the
+  // report rebuilds it from output_spec.
+  py::tuple flat = flatten_(return_value);
+  bool plain = is_plain_(return_value).cast<bool>();
+  py::object graph_value = plain ? py::reinterpret_borrow<py::object>(return_value) : py::tuple(flat[0]);
   int last = static_cast<int>(graphs_.size()) - 1;
   std::vector<bool> returns_value(graphs_.size(), false);
   if (last >= 0 && graphs_[last].call_nodes > 0) {
     current_ = last;
-    py::object out = map_arg(return_value);
+    py::object out = map_arg(graph_value);
     graphs_[last].graph.attr("output")(out);
     returns_value[last] = true;
   } else {
-    std::vector<py::object> tensors;
-    collect_tensors(*this, return_value, tensors);
-    for (auto& t : tensors) {
+    for (auto t : py::reinterpret_borrow<py::list>(flat[0])) {
       auto it = origins_.find(t.ptr());
-      if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph >= 0)
-        graphs_[it->second.graph].escaping.push_back(t);
+      if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph >= 0) {
+        node_in(it->second.graph, t);
+        add_escaping(it->second.graph, t);
+      }
     }
   }
+  std::vector<py::list> expected(graphs_.size());
   for (int gi = returns_value.empty() ? -1 : (returns_value[last] ? last - 1 : last); gi >= 0; --gi) {
     GraphRec& g = graphs_[gi];
     py::list outs;
@@ -305,6 +373,7 @@ py::dict GraphBuilder::finish(py::handle return_value) {
       py::object t = g.escaping[k];
       if (!seen.insert(t.ptr()).second) continue;
       outs.append(node_in(gi, t));
+      expected[gi].append(py::make_tuple(t, g.escape_versions[k]));
     }
     graphs_[gi].graph.attr("output")(py::tuple(outs));
   }
@@ -319,11 +388,15 @@ py::dict GraphBuilder::finish(py::handle return_value) {
     for (auto& t : graphs_[gi].input_tensors) inputs.append(t);
     d["inputs"] = inputs;
     d["returns_value"] = static_cast<bool>(returns_value[gi]);
+    d["expected"] = expected[gi];
+    d["attr_versions"] = graphs_[gi].attr_versions;
+    d["state"] = graphs_[gi].state;
     graphs.append(d);
   }
   py::dict out;
   out["graphs"] = graphs;
   out["attrs"] = attr_table_;
+  out["output_spec"] = plain ? py::object(py::none()) : py::object(flat[1]);
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace fxcap {
@@ -63,12 +64,24 @@ class GraphBuilder {
     std::unordered_map<PyObject*, py::object> placeholders;  // tensor -> placeholder
     std::unordered_map<std::string, py::object> attrs;       // get_attr target -> node
     std::vector<py::object> escaping;                        // tensors used by later graphs
-    std::vector<py::object> input_tensors;                   // real values of placeholders
+    std::vector<py::object> escape_versions;                 // each one's _version when it escaped
+    std::vector<py::object> input_tensors;                   // placeholders' values when the graph took them
+    py::list attr_versions;                                  // (name, tensor, _version) of get_attr tensors
+    py::object state;                                        // grad mode and RNG states when it opened
     py::object first_non_placeholder;
     int call_nodes = 0;
+    // Node names, made unique here: torch.fx's own unique-name search is not
+    // linear in the number of nodes on every torch version.
+    std::unordered_set<std::string> used_names{"output"};
+    std::unordered_map<std::string, int> name_counts;
   };
 
   GraphRec& current();
+  std::string unique_name(GraphRec& g, const std::string& base);
+  std::string base_name(const char* op, py::handle target) const;
+  py::object create_node(GraphRec& g, const char* op, py::handle target, py::handle args, py::handle kwargs,
+                         const std::string& base);
+  void add_escaping(int graph, py::handle tensor);
   py::object node_for(py::handle tensor);
   py::object node_in(int graph, py::handle tensor);
   py::object map_arg(py::handle value);
@@ -77,6 +90,8 @@ class GraphBuilder {
   void register_result(int graph, py::handle result, py::handle node);
 
   py::object fx_graph_cls_, getitem_, tensor_cls_, module_cls_;
+  py::object graph_state_, snapshot_, flatten_, is_plain_;  // fxlint_capture.replay / .outputs
+  std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
   std::vector<GraphRec> graphs_;
   int current_ = -1;
   std::unordered_map<PyObject*, Origin> origins_;

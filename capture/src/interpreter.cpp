@@ -34,6 +34,10 @@ BuiltinRefs::BuiltinRefs() {
   exec_fn = b.attr("exec");
   map_fn = b.attr("map");
   object_type = b.attr("object");
+  object_setattr = object_type.attr("__setattr__");
+  sorted_fn = b.attr("sorted");
+  min_fn = b.attr("min");
+  max_fn = b.attr("max");
   super_type = b.attr("super");
   for (const char* name : {"list", "tuple", "iter", "enumerate", "zip", "reversed"}) iterating.push_back(b.attr(name));
 }
@@ -46,25 +50,61 @@ Interpreter::Interpreter(CaptureOptions options) : options_(options) {
   tensor_cls_ = torch_.attr("Tensor");
   module_cls_ = torch_.attr("nn").attr("Module");
   getattr_ = builtins_.getattr_fn;
+  prepend_frame_ = py::module_::import("fxlint_capture.frames").attr("prepend_frame");
 }
 
-py::object Interpreter::resume(Frame& f, bool& yielded) {
+py::object Interpreter::resume(Frame& f, bool& yielded, py::object exc) {
   if (f.suspended) {
     f.suspended = false;
-    f.stack.push_back(py::none());  // the value of the yield expression: next() sends None
+    if (!exc) f.stack.push_back(py::none());  // the value of the yield expression: next() sends None
   }
-  py::object v = run_frame(f);
+  py::object v = run_frame(f, exc);
   yielded = f.suspended;
   return v;
 }
 
-py::object Interpreter::run_frame(Frame& f) {
+bool Interpreter::enter_handler(Frame& f, py::handle exc) {
+  const HandlerEntry* h = f.code->handler_for(f.current);
+  if (!h) return false;
+  if (static_cast<int>(f.stack.size()) < h->depth) throw InternalError("exception handler depth mismatch");
+  f.stack.resize(h->depth);
+  if (h->push_lasti) f.stack.push_back(py::int_(f.code->instrs[f.current].offset));
+  f.stack.push_back(py::reinterpret_borrow<py::object>(exc));
+  f.pc = h->target;
+  return true;
+}
+
+bool Interpreter::add_traceback_entry(Frame& f, py::error_already_set& e) {
+  // The exception leaves this interpreted frame: as in CPython, its traceback
+  // gets an entry for the frame's current line (the raise, or the failing call).
+  if (policy_.is_hook_runner(f.function)) return false;
+  py::object exc = e.value();
+  if (!PyExceptionInstance_Check(exc.ptr())) return false;
+  py::object tb = e.trace() ? py::reinterpret_borrow<py::object>(e.trace()) : py::object(py::none());
+  py::object new_tb;
+  try {
+    new_tb = prepend_frame_(tb, f.code->filename, f.code->instrs[f.current].line, f.code->name);
+  } catch (py::error_already_set&) {
+    return false;  // the traceback stays as it was
+  }
+  PyException_SetTraceback(exc.ptr(), new_tb.ptr());
+  py::object type = e.type();
+  PyErr_Restore(type.release().ptr(), exc.release().ptr(), new_tb.release().ptr());
+  return true;
+}
+
+py::object Interpreter::run_frame(Frame& f, py::object pending) {
   frames_.push_back(&f);
   struct Pop {
     std::vector<Frame*>& v;
     ~Pop() { v.pop_back(); }
   } pop_frame{frames_};
   const auto& instrs = f.code->instrs;
+  if (pending && !enter_handler(f, pending)) {
+    // Thrown into a generator at a yield outside any try: it leaves the frame.
+    f.pc = static_cast<int>(instrs.size());
+    raise_object(pending);
+  }
   while (true) {
     if (f.pc < 0 || f.pc >= static_cast<int>(instrs.size()))
       throw InternalError("execution left the bytecode of " + f.code->name);
@@ -78,15 +118,18 @@ py::object Interpreter::run_frame(Frame& f) {
       }
       step(f, in);
     } catch (py::error_already_set& e) {
-      const HandlerEntry* h = f.code->handler_for(f.current);
-      if (!h) throw;
+      // As in CPython, an exception raised in this frame gets a traceback entry
+      // for the line that raised it; a re-raise keeps the entry it has.
+      if (in.op != Op::RERAISE && add_traceback_entry(f, e)) {
+        py::error_already_set with_entry;
+        if (!f.code->handler_for(f.current)) throw with_entry;
+        enter_handler(f, with_entry.value());
+        continue;
+      }
+      if (!f.code->handler_for(f.current)) throw;
       py::object exc = e.value();
       if (e.trace() && PyExceptionInstance_Check(exc.ptr())) PyException_SetTraceback(exc.ptr(), e.trace().ptr());
-      if (static_cast<int>(f.stack.size()) < h->depth) throw InternalError("exception handler depth mismatch");
-      f.stack.resize(h->depth);
-      if (h->push_lasti) f.stack.push_back(py::int_(in.offset));
-      f.stack.push_back(exc);
-      f.pc = h->target;
+      enter_handler(f, exc);
     }
   }
 }

@@ -48,7 +48,7 @@ struct CaptureOptions {
 // Builtins the interpreter treats specially, looked up once.
 struct BuiltinRefs {
   BuiltinRefs();
-  py::object getattr_fn, setattr_fn, locals_fn, vars_fn, globals_fn, eval_fn, exec_fn, map_fn, object_type,
+  py::object getattr_fn, setattr_fn, object_setattr, sorted_fn, min_fn, max_fn, locals_fn, vars_fn, globals_fn, eval_fn, exec_fn, map_fn, object_type,
       super_type;
   std::vector<py::object> iterating;  // list, tuple, iter, enumerate, zip, reversed: tensors are unbound first
 };
@@ -57,7 +57,8 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
  public:
   explicit Interpreter(CaptureOptions options);
   // Runs a suspended generator frame to its next yield (yielded = true) or return.
-  py::object resume(Frame& f, bool& yielded);
+  // With `exc`, raises it at the suspended yield instead (generator.throw/close).
+  py::object resume(Frame& f, bool& yielded, py::object exc = py::object());
 
   // Runs fn(*args, **kwargs); returns the real result. User exceptions
   // propagate unchanged.
@@ -67,7 +68,12 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
 
  private:
   // interpreter.cpp
-  py::object run_frame(Frame& f);
+  py::object run_frame(Frame& f, py::object pending = py::object());
+  // Sends the exception to f's handler for the current instruction; false when it has none.
+  bool enter_handler(Frame& f, py::handle exc);
+  // Adds f's current line to the traceback of the error being thrown.
+  // True when it set the Python error indicator to the exception with the new traceback.
+  bool add_traceback_entry(Frame& f, py::error_already_set& e);
   void step(Frame& f, const Instr& in);
 
   // interpreter_values.cpp
@@ -87,6 +93,7 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   std::vector<StackEntry> user_stack() const;
   bool created_here(py::handle obj) const { return created_.count(obj.ptr()) > 0; }
   void mark_created(py::handle obj);
+  void mark_if_fresh(const py::object& value);
   std::string source_of(py::handle obj) const;
 
   // interpreter_calls.cpp
@@ -99,6 +106,8 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   py::object call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs);
   py::object run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs);
   void note_container_mutation(py::handle callable, const std::vector<py::object>& args);
+  // sorted/min/max with a Python key function: the keys are computed by the interpreter.
+  py::object call_with_key(Frame& f, py::handle callable, const std::vector<py::object>& args, py::dict kwargs);
   void init_frame(Frame& f, const DecodedCode& code, py::handle fn, const std::vector<py::object>& args,
                   py::handle kwargs, const char* source_prefix);
   // Graph inputs and guards for the captured function's arguments, named source_prefix['param'].
@@ -114,6 +123,7 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   std::vector<py::object> keep_alive_;
   std::unordered_map<PyObject*, std::string> module_sources_;  // sub-module -> L['self'].path
   py::object root_;  // the captured module, when a module was captured
+  py::object prepend_frame_;
   py::object operator_, torch_, set_grad_enabled_, is_grad_enabled_, tensor_cls_, module_cls_, getattr_;
 };
 

@@ -84,7 +84,10 @@ std::vector<py::object> Interpreter::bind_arguments(const DecodedCode& code, py:
       locals[found] = py::reinterpret_borrow<py::object>(kv.second);
     }
   }
-  if (varkw_slot >= 0) locals[varkw_slot] = extra;
+  if (varkw_slot >= 0) {
+    locals[varkw_slot] = extra;
+    mark_created(extra);  // the callee's own **kwargs dict: kw.pop() changes nothing outside
+  }
 
   py::object defaults = py::getattr(fn, "__defaults__", py::none());
   int ndefaults = defaults.is_none() ? 0 : static_cast<int>(py::len(defaults));
@@ -108,6 +111,40 @@ std::vector<py::object> Interpreter::bind_arguments(const DecodedCode& code, py:
     }
   }
   return locals;
+}
+
+py::object Interpreter::call_with_key(Frame& f, py::handle callable, const std::vector<py::object>& args,
+                                      py::dict kwargs) {
+  // The key function is user code: it is interpreted for each item (a break inside it
+  // is at its own line), and what gets compared is what it returns.
+  py::object key = kwargs["key"];
+  py::list items;
+  py::object it = get_iter(args[0]);
+  while (PyObject* n = PyIter_Next(it.ptr())) items.append(py::reinterpret_steal<py::object>(n));
+  if (PyErr_Occurred()) throw py::error_already_set();
+  py::list keys;
+  for (auto item : items) keys.append(call(f, key, {py::reinterpret_borrow<py::object>(item)}, py::object()));
+  py::dict rest;
+  for (auto kv : kwargs)
+    if (std::string(py::str(kv.first)) != "key") rest[kv.first] = kv.second;
+  if (graphs_.contains_tensor(keys)) {
+    graphs_.escape(keys);
+    std::string name = py::str(callable.attr("__name__"));
+    graph_break({name + "() compares tensors and needs a Python bool", "FX103", "GB0170"});
+  }
+  if (items.empty()) return call_eagerly(callable, {items}, rest);  // default=, or the builtin's own error
+  rest["key"] = keys.attr("__getitem__");
+  py::object order = call_eagerly(callable, {py::reinterpret_steal<py::object>(PyObject_CallFunction(
+                                                 reinterpret_cast<PyObject*>(&PyRange_Type), "n",
+                                                 static_cast<Py_ssize_t>(items.size())))},
+                                  rest);
+  if (PyList_Check(order.ptr())) {
+    py::list out;
+    for (auto i : order) out.append(items[i]);
+    mark_created(out);
+    return out;
+  }
+  return items[order];
 }
 
 py::object Interpreter::run_natively(py::handle fn, const std::vector<py::object>& args, py::handle kwargs) {
@@ -182,7 +219,12 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
     auto frame = std::make_unique<Frame>();
     init_frame(*frame, code, fn, args, kwargs, source_prefix);
     frame->generator = true;
-    return py::cast(InterpretedGenerator(shared_from_this(), std::move(frame)));
+    // Wrapped in a real generator object (inspect.isgenerator), which delegates to it.
+    static py::object* as_generator =  // never destroyed: it would outlive the interpreter at exit
+        new py::object(py::module_::import("fxlint_capture.frames").attr("as_generator"));
+    py::object qualname = fcode.attr("co_qualname");
+    return (*as_generator)(py::cast(InterpretedGenerator(shared_from_this(), std::move(frame))), py::str(code.name),
+                        qualname);
   }
   Frame f;
   init_frame(f, code, fn, args, kwargs, source_prefix);
@@ -239,6 +281,13 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
     store_attr(args[0], args[1], args[2]);
     return py::none();
   }
+  if (c == b.object_setattr.ptr() && args.size() == 3 && !kwargs) {
+    // object.__setattr__(self, name, value): how frozen dataclasses set their fields.
+    py::object r = call_eagerly(callable, args, kwargs);
+    if (!created_here(args[0]))
+      side_effect("attribute", source_of(args[0]) + "." + std::string(py::str(args[1])), args[2], "FX203", "FX403");
+    return r;
+  }
   // Frame introspection sees the interpreted frame, not the extension's caller.
   bool wants_locals = (c == b.locals_fn.ptr() || c == b.vars_fn.ptr()) && args.empty();
   bool wants_globals = c == b.globals_fn.ptr() && args.empty();
@@ -264,6 +313,11 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
     py::object r = call_eagerly(callable, {args[0], f.globals, frame_locals}, py::object());
     graphs_.mark_external(r);
     return r;
+  }
+  if ((c == b.sorted_fn.ptr() || c == b.min_fn.ptr() || c == b.max_fn.ptr()) && args.size() == 1 && kwargs &&
+      PyDict_Check(kwargs.ptr())) {
+    PyObject* key = PyDict_GetItemString(kwargs.ptr(), "key");
+    if (key && PyFunction_Check(key)) return call_with_key(f, callable, args, kwargs);
   }
   for (const auto& iterating : b.iterating)
     if (c == iterating.ptr())
@@ -355,6 +409,8 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
         mark_created(r);
       else if (PyObject_IsInstance(r.ptr(), module_cls_.ptr()) == 1 && PyType_Check(c))
         mark_created(r);
+      else
+        mark_if_fresh(r);  // lst.copy(), sorted(...), copy.copy(lst), dict.fromkeys(...)
       return r;
     }
     case CallKind::Break: {

@@ -60,6 +60,14 @@ void Interpreter::mark_created(py::handle obj) {
   if (created_.insert(obj.ptr()).second) keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
 }
 
+void Interpreter::mark_if_fresh(const py::object& value) {
+  // A list, dict or set that a call or an operator just returned and that
+  // nothing else references (its only reference is `value`) is new: mutating it
+  // changes nothing outside the capture (lst.copy(), lst[:], a + b, copy.copy(d)).
+  PyObject* o = value.ptr();
+  if (o && Py_REFCNT(o) == 1 && (PyList_Check(o) || PyDict_Check(o) || PySet_Check(o))) mark_created(value);
+}
+
 std::vector<StackEntry> Interpreter::user_stack() const {
   std::vector<StackEntry> out;
   for (const Frame* f : frames_) {
@@ -157,6 +165,7 @@ py::object Interpreter::get_iter(py::handle value) {
 
 py::object Interpreter::binary_op(int op, py::handle a, py::handle b) {
   py::object result = steal_or_throw(apply_binary(op, a.ptr(), b.ptr()));
+  mark_if_fresh(result);
   if (graphs_.is_tensor(result) && (graphs_.is_tensor(a) || graphs_.is_tensor(b))) {
     const char* name = op < 13 ? kBinaryNames[op] : kInplaceNames[op - 13];
     graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
@@ -219,7 +228,9 @@ py::object Interpreter::subscript(py::handle obj, py::handle index) {
   if (graphs_.is_tensor(index) && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
     graph_break({"a tensor used as a list index must become a Python int", "FX102", "GB0218"});
   }
-  return steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+  py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
+  mark_if_fresh(r);  // lst[:]
+  return r;
 }
 
 void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle value) {

@@ -104,3 +104,14 @@ def test_detection_model_breaks_at_real_sites():
     assert len(report.result) == len(eager) == 1
     for key in ("boxes", "labels", "scores"):
         assert torch.equal(report.result[0][key], eager[0][key])
+    # Breaks inside loops break once per iteration; the report also counts the places.
+    sites = report.break_sites
+    assert sum(s["count"] for s in sites) == report.graph_break_count
+    assert len({(s["filename"], s["lineno"]) for s in sites}) == len(sites) < report.graph_break_count
+    assert report.to_json()["break_sites"] == sites
+    assert f"Break Sites: {len(sites)}" in str(report)
+    # torch.jit's script-if-tracing wrapper (around batched_nms) is not a user frame.
+    assert not [f for b in report.break_reasons for f in b.user_stack if f["filename"].endswith("jit/_trace.py")]
+    # Every graph, one per iteration included, replays what ran.
+    assert len(report.replays) == report.graph_count
+    assert all(r["ok"] for r in report.replays), [r for r in report.replays if not r["ok"]]

@@ -63,3 +63,47 @@ def test_a_broken_model_fails_and_a_missing_runtime_is_unavailable(tmp_path, mon
     result = {}
     assert compare_with_runtime(path, list(inputs), list(Mixed()(*inputs)), result)
     assert result["onnxruntime"].startswith("unavailable: the onnxruntime package is not installed")
+
+
+class Scaled(torch.nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def forward(self, x):
+        return x * self.k, x.sum(dim=1, keepdim=True) * 0
+
+
+def export_scaled(tmp_path, k):
+    torch.manual_seed(0)
+    x = torch.randn(4, 3)
+    path = str(tmp_path / f"scaled_{k}.onnx")
+    torch.onnx.export(Scaled(k), (x,), path, opset_version=18, input_names=["input_0"])
+    return path, x, list(Scaled(k)(x))
+
+
+def test_small_outputs_are_compared_relative_to_their_scale(tmp_path):
+    path, x, expected = export_scaled(tmp_path, 1e-3)
+    result = {}
+    assert compare_with_runtime(path, [x], expected, result), result
+    assert result["onnxruntime"] == "ok"
+    assert result["uninformative_outputs"] == [{"output": 1, "why": "constant (0)"}]
+    # 2% off is under 5e-5 here: inside an absolute 1e-4, but a mismatch relative to the output.
+    expected[0] = expected[0] * 1.02
+    result = {}
+    assert not compare_with_runtime(path, [x], expected, result)
+    assert result["onnxruntime"].startswith("mismatch")
+    assert result["max_abs_diff_onnx_vs_eager"] < 1e-4
+    assert result["max_rel_diff_onnx_vs_eager"] == pytest.approx(0.02 / 1.02, rel=1e-3)
+
+
+def test_vanishing_or_constant_outputs_prove_nothing(tmp_path):
+    path, x, expected = export_scaled(tmp_path, 1e-10)
+    result = {}
+    assert not compare_with_runtime(path, [x], expected, result)
+    assert result["onnxruntime"].startswith("inconclusive: output 0 is vanishing (largest magnitude 2.")
+    assert "output 1 is constant (0)" in result["onnxruntime"]
+    path, x, expected = export_scaled(tmp_path, 0.0)
+    result = {}
+    assert not compare_with_runtime(path, [x], expected, result)
+    assert result["onnxruntime"].startswith("inconclusive: output 0 is constant")

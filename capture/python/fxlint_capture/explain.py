@@ -1,31 +1,65 @@
 """The explain() entry point: run a function once under capture and report."""
 
+import contextlib
+import gc
 import time
 
 from . import _fxlint_capture
+from .replay import replay_graphs
 from .report import BreakReason, CaptureReport
 
 MODES = ("dynamo", "strict")
 
 
-def explain(fn, mode="dynamo"):
+@contextlib.contextmanager
+def _old_objects_frozen():
+    """The capture keeps every graph, node and tensor it makes alive until it
+    returns, so the cyclic garbage collector's full passes would walk them and
+    everything imported before (torch's own objects) again and again. Objects
+    that existed before the capture are moved out of its reach for the time of
+    the capture (gc.freeze), and back after. Left alone when something else has
+    frozen objects already."""
+    if gc.get_freeze_count() or not gc.isenabled():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def explain(fn, mode="dynamo", replay=True):
     """Returns a callable that runs ``fn`` once under capture and returns a report.
 
     ``mode="strict"`` (fullgraph) marks any graph break, side effect or
     dynamic-shape operator as a failure (``report.ok`` is False, and
     ``report.check()`` raises CaptureError); the report is returned either way
     and the call's result is ``report.result``.
+
+    With ``replay`` (the default) every captured graph is then run again on the
+    inputs it took and compared with what ran (``report.replay``); a graph that
+    does not reproduce it is a failure in either mode.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
 
     def run(*args, **kwargs):
+        with _old_objects_frozen():
+            return _run(*args, **kwargs)
+
+    def _run(*args, **kwargs):
         start = time.perf_counter()
         raw = _fxlint_capture.capture(fn, tuple(args), dict(kwargs))
         # Graphs with no tensor work (only grad-mode switches, or nothing) are not compiled.
         kept = [g for g in raw["graphs"] if g["call_nodes"] > 0]
         elapsed = time.perf_counter() - start
-        return CaptureReport(
+        replays, modules = None, None
+        if replay:
+            start = time.perf_counter()
+            replays, modules = replay_graphs([g["graph"] for g in kept], raw["attrs"], kept, raw["result"])
+            replay_time = time.perf_counter() - start
+        report = CaptureReport(
             mode=mode,
             fx_graphs=[g["graph"] for g in kept],
             attrs=raw["attrs"],
@@ -36,6 +70,13 @@ def explain(fn, mode="dynamo"):
             specializations=raw["specializations"],
             compile_time_s=elapsed,
             result=raw["result"],
+            output_spec=raw["output_spec"],
+            replays=replays,
         )
+        if replay:
+            report.replay_time_s = replay_time
+            if all(m is not None for m in modules):
+                report._graph_modules = modules
+        return report
 
     return run

@@ -211,3 +211,30 @@ def test_bundled_example_lint_fix_verify_and_run_the_onnx_model(project):
     assert after.returncode == 0, after.stdout + after.stderr
     assert "ok: captured in one graph" in after.stdout
     assert "    onnxruntime: ok (max |onnx - eager|: " in after.stdout
+
+
+HOOK_REMOVES_ITSELF = """\
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+        self.handle = self.fc.register_forward_hook(self.once)
+
+    def once(self, module, args, out):
+        self.handle.remove()
+        return out * 2
+
+    def forward(self, x):
+        return self.fc(x) + 1
+"""
+
+
+def test_verify_fails_a_graph_that_does_not_replay_what_ran_and_says_why(project):
+    project.write("hooked.py", HOOK_REMOVES_ITSELF)
+    result = project.run("verify", "hooked.py:Net", "float32[2,3]")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "captured in one graph" not in result.stdout
+    assert "does not replay what ran" in result.stdout, result.stdout
