@@ -240,6 +240,7 @@ void Server::finish_lint(FinishedLint& done) {
     for (const Diagnostic& d : linted.diagnostics) published.push_back(to_lsp_diagnostic(index, d, ending));
     diagnostics_[doc.uri] = std::move(linted.diagnostics);
     analysed_revision_[doc.uri] = doc.revision;
+    analysed_text_[doc.uri] = doc.text;
     auto it = published_.find(doc.uri);
     if (it != published_.end() && it->second == published) continue;
     published_[doc.uri] = published;
@@ -287,6 +288,7 @@ void Server::did_close(const DidCloseTextDocumentParams& p) {
   if (!documents_.close(uri)) return;
   diagnostics_.erase(uri);
   analysed_revision_.erase(uri);
+  analysed_text_.erase(uri);
   published_.erase(uri);
   publish(uri, std::nullopt, json::array());
   if (!shutdown_) dirty_ = true;  // the others may have depended on it
@@ -335,10 +337,14 @@ json Server::code_action(const CodeActionParams& p) {
 json Server::hover(const TextDocumentPositionParams& p) {
   const Document* doc = documents_.find(p.text_document.uri);
   if (!doc) return nullptr;
+  // From the latest finished lint, without waiting for one that runs: its
+  // diagnostics are offsets into the text it saw, so they are read against that text.
   auto found = diagnostics_.find(doc->uri);
+  auto seen = analysed_text_.find(doc->uri);
   std::span<const Diagnostic> diagnostics;
-  if (found != diagnostics_.end()) diagnostics = found->second;
-  std::optional<Hover> h = rule_hover(doc->text, diagnostics, p.position);
+  if (found != diagnostics_.end() && seen != analysed_text_.end()) diagnostics = found->second;
+  const std::string& text = seen != analysed_text_.end() ? seen->second : doc->text;
+  std::optional<Hover> h = rule_hover(text, diagnostics, p.position);
   return h ? json(*h) : json(nullptr);
 }
 

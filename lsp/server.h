@@ -85,6 +85,7 @@ class Server {
   DocumentStore documents_;
   std::map<std::string, std::vector<Diagnostic>> diagnostics_;  // last lint, by URI
   std::map<std::string, uint64_t> analysed_revision_;           // the text it saw, by URI
+  std::map<std::string, std::string> analysed_text_;            // that text
   std::map<std::string, json> published_;                       // last published, by URI
   EventQueue<Event> events_;
   std::deque<Event> pending_;  // taken from events_, not handled yet

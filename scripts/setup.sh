@@ -5,8 +5,11 @@
 # bundled examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "[1/3] Debian packages"
 ./scripts/setup-deps.sh
+echo "[2/3] .venv/ with the pinned torch stack (requirements/)"
 ./scripts/setup-venv.sh
+echo "[3/3] pip install . into .venv/ (compiles fxlint; the build stays in build/)"
 # The same `pip install .` a user runs, with the build kept in build/ (so that
 # rebuilds are incremental and ctest finds the tests) and the tests built too.
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps \

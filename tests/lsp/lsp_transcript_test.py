@@ -296,7 +296,9 @@ class ServerTranscript(unittest.TestCase):
             "uri": model_uri, "languageId": "python", "version": 1,
             "text": "import torch\n\nfrom .helpers import to_number\n\n\nclass Net(torch.nn.Module):\n"
                     "    def forward(self, x):\n        return to_number(x)\n"}})
-        helper = self.client.diagnostics_for(helper_uri)["diagnostics"]
+        helper = self.client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                      and m["params"]["uri"] == helper_uri
+                                      and m["params"]["diagnostics"])["params"]["diagnostics"]
         self.assertEqual([d["code"] for d in helper], ["FX101"])
         self.assertEqual(helper[0]["range"]["start"], {"line": 4, "character": 11})
         self.assertEqual(self.client.finish(), 0)
@@ -370,6 +372,16 @@ class Concurrency(unittest.TestCase):
         self.assertNotIn(2, [x["params"].get("version") for x in seen
                              if x.get("method") == "textDocument/publishDiagnostics"])
         self.assertEqual(self.client.diagnostics_for(self.uri)["version"], 2)
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_hover_right_after_the_text_shrank_reads_the_linted_text(self):
+        # The last finished lint's diagnostics point far past the end of the new text.
+        self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": 2}, "contentChanges": [{"text": "x = 1\n"}]})
+        reply = self.client.request("textDocument/hover", {
+            "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}})
+        self.assertIn("result", reply)
+        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
         self.assertEqual(self.client.finish(), 0)
 
     def test_a_code_action_waiting_for_its_lint_can_be_cancelled(self):
