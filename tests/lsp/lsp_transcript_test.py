@@ -304,16 +304,11 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual(self.client.finish(), 0)
 
 
-def big_model(functions=2000):
-    """About 10 lines per function, all called from a compiled forward: a lint of some 100 ms."""
-    lines = ["import torch", "import torch.nn as nn", ""]
-    for i in range(functions):
-        lines += [f"def helper_{i}(x):", f"    y = x * {i} + 1", "    z = y.relu()", "    w = z.sum(dim=0)",
-                  "    if w.numel() > 0:", "        w = w + 1", "    return w", "", ""]
-    lines += ["class Big(nn.Module):", "    def forward(self, x):", "        n = x.sum().item()"]
-    lines += [f"        x = helper_{i}(x)" for i in range(0, functions, 7)]
-    lines += ["        return x", ""]
-    return "\n".join(lines)
+def big_model():
+    """The latency benchmark's model: about 18,000 lines, every helper reached from a forward."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "lsp"))
+    from bench_lsp import model_source
+    return model_source(20000)
 
 
 class Concurrency(unittest.TestCase):
