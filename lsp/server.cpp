@@ -68,6 +68,9 @@ std::string quick_fix_title(const Fix& fix) {
 
 Server::Server(std::istream& in, std::ostream& out, ServerOptions options)
     : transport_(in, out), options_(std::move(options)) {
+  // The reader thread reads `in` while the loop writes `out`: a tied `in`
+  // (std::cin is tied to std::cout) would flush `out` from the reader thread.
+  in.tie(nullptr);
   bind_methods();
 }
 
