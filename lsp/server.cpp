@@ -207,6 +207,15 @@ bool Server::wait_for_analysis(const json& request_id) {
   while (linting_ || dirty_) {
     if (take_cancel()) return false;
     if (!linting_) start_lint();
+    // The lint's result may already be among the events taken but not handled.
+    auto finished = std::find_if(pending_.begin(), pending_.end(),
+                                 [](const Event& e) { return e.kind == Event::Kind::LintDone; });
+    if (finished != pending_.end()) {
+      Event e = std::move(*finished);
+      pending_.erase(finished);
+      finish_lint(*e.lint);
+      continue;
+    }
     // Messages that arrive meanwhile are handled after, in the order they came.
     for (bool done = false; !done;) {
       for (Event& e : events_.take_all()) {

@@ -85,9 +85,11 @@ class Client:
             if predicate(message):
                 return message
 
-    def diagnostics_for(self, uri):
+    def diagnostics_for(self, uri, version=None):
+        """The next diagnostics published for `uri` (for that version of it, when given)."""
         return self.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                             and m["params"]["uri"] == uri)["params"]
+                             and m["params"]["uri"] == uri
+                             and (version is None or m["params"].get("version") == version))["params"]
 
     def finish(self):
         self.request("shutdown")
@@ -162,7 +164,7 @@ class ServerTranscript(unittest.TestCase):
             "textDocument": {"uri": self.uri, "version": 2},
             "contentChanges": [{"range": {"start": {"line": 6, "character": 42},
                                           "end": {"line": 6, "character": 49}}, "text": ""}]})
-        after = self.client.diagnostics_for(self.uri)
+        after = self.client.diagnostics_for(self.uri, 2)
         self.assertEqual([d["code"] for d in after["diagnostics"]], ["FX104"])
         text = MODEL.replace(".max().item()", ".max()")
 
@@ -170,12 +172,12 @@ class ServerTranscript(unittest.TestCase):
         clean = text.replace("        assert (x > 0).all()\n", "")
         self.client.notify("textDocument/didChange", {
             "textDocument": {"uri": self.uri, "version": 3}, "contentChanges": [{"text": clean}]})
-        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+        self.assertEqual(self.client.diagnostics_for(self.uri, 3)["diagnostics"], [])
 
         # Back to the assert; ask for the fixes on its line and apply the quick fix.
         self.client.notify("textDocument/didChange", {
             "textDocument": {"uri": self.uri, "version": 4}, "contentChanges": [{"text": text}]})
-        diags = self.client.diagnostics_for(self.uri)["diagnostics"]
+        diags = self.client.diagnostics_for(self.uri, 4)["diagnostics"]
         self.assertEqual([d["code"] for d in diags], ["FX104"])
         self.assertEqual(diags[0]["data"]["applicability"], "safe")
         reply = self.client.request("textDocument/codeAction", {
@@ -198,7 +200,7 @@ class ServerTranscript(unittest.TestCase):
         # The edited text lints clean.
         self.client.notify("textDocument/didChange", {
             "textDocument": {"uri": self.uri, "version": 5}, "contentChanges": [{"text": fixed}]})
-        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+        self.assertEqual(self.client.diagnostics_for(self.uri, 5)["diagnostics"], [])
 
         # Closing clears the document's diagnostics.
         self.client.notify("textDocument/didClose", {"textDocument": {"uri": self.uri}})
@@ -353,51 +355,73 @@ class Concurrency(unittest.TestCase):
         self.assertEqual(self.client.finish(), 0)
 
     def test_hover_is_answered_while_a_lint_runs(self):
-        self.indent(2)
-        self.client.send({"id": 50, "method": "textDocument/hover", "params": {
-            "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}}})
-        seen = []
-        while True:
-            m = self.client.wait_for(lambda m: True)
-            seen.append(m)
-            if m.get("id") == 50:
-                break
-        # Answered from the last finished lint, before the lint of version 2 is published.
-        self.assertIn("FX101", json.dumps(m["result"]))
-        self.assertNotIn(2, [x["params"].get("version") for x in seen
-                             if x.get("method") == "textDocument/publishDiagnostics"])
-        self.assertEqual(self.client.diagnostics_for(self.uri)["version"], 2)
+        # A keystroke starts a lint of some 100 ms; a hover sent right after it is
+        # answered from the last finished lint, before that lint is published. Tried
+        # three times, so that one moment of a loaded machine starving the reader
+        # thread for a whole lint does not decide it.
+        answered_first = []
+        for attempt, version in enumerate((2, 3, 4)):
+            self.indent(version)
+            request_id = 50 + attempt
+            self.client.send({"id": request_id, "method": "textDocument/hover", "params": {
+                "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}}})
+            seen = []
+            while True:
+                m = self.client.wait_for(lambda m: True)
+                seen.append(m)
+                if m.get("id") == request_id:
+                    break
+            self.assertIn("FX101", json.dumps(m["result"]))
+            answered_first.append(version not in [x["params"].get("version") for x in seen
+                                                  if x.get("method") == "textDocument/publishDiagnostics"])
+            if version not in [x["params"].get("version") for x in seen if "method" in x]:
+                self.assertEqual(self.client.diagnostics_for(self.uri)["version"], version)
+        self.assertTrue(any(answered_first), answered_first)
         self.assertEqual(self.client.finish(), 0)
 
     def test_hover_right_after_the_text_shrank_reads_the_linted_text(self):
         # The last finished lint's diagnostics point far past the end of the new text.
         self.client.notify("textDocument/didChange", {
             "textDocument": {"uri": self.uri, "version": 2}, "contentChanges": [{"text": "x = 1\n"}]})
-        reply = self.client.request("textDocument/hover", {
-            "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}})
+        self.client.send({"id": 60, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": self.uri}, "position": {"line": self.item_line, "character": 14}}})
+        # The reply and the new diagnostics, in whichever order they come.
+        reply, published = None, None
+        while reply is None or published is None:
+            m = self.client.wait_for(lambda m: True)
+            if m.get("id") == 60:
+                reply = m
+            elif m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 2:
+                published = m["params"]["diagnostics"]
         self.assertIn("result", reply)
-        self.assertEqual(self.client.diagnostics_for(self.uri)["diagnostics"], [])
+        self.assertEqual(published, [])
         self.assertEqual(self.client.finish(), 0)
 
     def test_a_code_action_waiting_for_its_lint_can_be_cancelled(self):
-        # The edit, the request and its cancellation arrive together, well within one lint.
+        # The edit, the request and its cancellation arrive together, well within one
+        # lint: the request is cancelled while it waits. Tried three times, as above.
         at = {"line": self.item_line, "character": 8}
-        request_id = 77
-        burst = b""
-        for message in (
-                {"method": "textDocument/didChange", "params": {
-                    "textDocument": {"uri": self.uri, "version": 2},
-                    "contentChanges": [{"range": {"start": at, "end": at}, "text": " "}]}},
-                {"id": request_id, "method": "textDocument/codeAction", "params": {
-                    "textDocument": {"uri": self.uri}, "range": {"start": at, "end": at},
-                    "context": {"diagnostics": []}}},
-                {"method": "$/cancelRequest", "params": {"id": request_id}}):
-            body = json.dumps(dict(message, jsonrpc="2.0")).encode("utf-8")
-            burst += b"Content-Length: %d\r\n\r\n" % len(body) + body
-        self.client.proc.stdin.write(burst)
-        self.client.proc.stdin.flush()
-        reply = self.client.wait_for(lambda m: m.get("id") == request_id and "method" not in m)
-        self.assertEqual(reply["error"]["code"], -32800)
+        errors = []
+        for attempt, version in enumerate((2, 3, 4)):
+            request_id = 77 + attempt
+            burst = b""
+            for message in (
+                    {"method": "textDocument/didChange", "params": {
+                        "textDocument": {"uri": self.uri, "version": version},
+                        "contentChanges": [{"range": {"start": at, "end": at}, "text": " "}]}},
+                    {"id": request_id, "method": "textDocument/codeAction", "params": {
+                        "textDocument": {"uri": self.uri}, "range": {"start": at, "end": at},
+                        "context": {"diagnostics": []}}},
+                    {"method": "$/cancelRequest", "params": {"id": request_id}}):
+                body = json.dumps(dict(message, jsonrpc="2.0")).encode("utf-8")
+                burst += b"Content-Length: %d\r\n\r\n" % len(body) + body
+            self.client.proc.stdin.write(burst)
+            self.client.proc.stdin.flush()
+            reply = self.client.wait_for(lambda m, r=request_id: m.get("id") == r and "method" not in m)
+            errors.append(reply.get("error", {}).get("code"))
+            if errors[-1] == -32800:
+                break
+        self.assertIn(-32800, errors)
         self.assertEqual(self.client.finish(), 0)
 
 
