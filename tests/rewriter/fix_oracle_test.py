@@ -127,6 +127,39 @@ def test_masked_assignment_keeps_updating_through_views(tmp_path):
     check()
 
 
+SAME_SHAPE = """
+import torch
+
+
+def copy_big(x: torch.Tensor) -> torch.Tensor:
+    out = torch.zeros_like(x)
+    big = x > 1
+    out[big] = x[big]
+    return out
+
+
+def cap(x: torch.Tensor) -> torch.Tensor:
+    z = x.clone()
+    z[x > 2] = 2
+    return z
+"""
+
+
+def test_masks_of_a_tensor_with_the_targets_shape_are_rewritten_and_compute_the_same(tmp_path):
+    # The mask comes from `x`, the target from zeros_like(x) / x.clone(): the same shape.
+    original, fixed, text = fix(tmp_path, SAME_SHAPE)
+    assert "out.copy_(torch.where(big, x, out))" in text
+    assert "z.masked_fill_(x > 2, 2)" in text
+
+    @SETTINGS
+    @given(tensors())
+    def check(x):
+        assert_same(original.copy_big, fixed.copy_big, x)
+        assert_same(original.cap, fixed.cap, x)
+
+    check()
+
+
 def test_no_masked_assignment_rewrite_for_a_mask_of_another_shape(tmp_path):
     # x[m] masks x's leading dimensions; masked_fill_ and where would broadcast m
     # against the trailing ones: a size error, or the wrong elements filled.
