@@ -79,9 +79,34 @@ Node Node::unwrap_parentheses() const {
   return n;
 }
 
+namespace {
+
+// The grammar ends lines at `\n` only; CPython also at a lone `\r` (old Mac
+// files). Such a text is parsed as a copy with each lone `\r` read as `\n`:
+// same length, so every offset still points into the original.
+std::string with_lone_cr_as_lf(std::string_view text) {
+  std::string copy(text);
+  for (size_t i = 0; i < copy.size(); ++i) {
+    if (copy[i] == '\r' && (i + 1 == copy.size() || copy[i + 1] != '\n')) copy[i] = '\n';
+  }
+  return copy;
+}
+
+bool has_lone_cr(std::string_view text) {
+  for (size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1)) {
+    if (i + 1 == text.size() || text[i + 1] != '\n') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 SyntaxTree SyntaxTree::parse(std::string text) {
-  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, text.data(),
-                                        static_cast<uint32_t>(text.size()));
+  std::string normalized;
+  if (has_lone_cr(text)) normalized = with_lone_cr_as_lf(text);
+  const std::string& parsed = normalized.empty() ? text : normalized;
+  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, parsed.data(),
+                                        static_cast<uint32_t>(parsed.size()));
   NodeTable table = NodeTable::build(tree);
   ts_tree_delete(tree);
   return SyntaxTree(std::move(text), std::move(table));

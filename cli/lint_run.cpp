@@ -68,8 +68,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     }
     SourceFile s;
     s.path = name;
-    s.text.assign(std::istreambuf_iterator<char>(stdin_stream), std::istreambuf_iterator<char>());
-    if (stdin_stream.bad()) s.error = "cannot read standard input";
+    s.error = read_stream(stdin_stream, s.text);
     sources.push_back(std::move(s));
   } else {
     std::vector<fs::path> roots;

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "analyzer/python_syntax.h"
 #include "analyzer/syntax_tree.h"
 
 namespace fxlint {
@@ -9,7 +10,8 @@ namespace fxlint {
 SyntaxFacts syntax_facts(std::string_view text) {
   SyntaxTree tree = SyntaxTree::parse(std::string(text));
   SyntaxFacts facts;
-  facts.error_count = tree.error_count();
+  // Forms CPython rejects count as errors too: a fix must not add any.
+  facts.error_count = tree.error_count() + python3_violations(tree).size();
   // Comments are extras: they can hang under any node, so walk the whole tree.
   for_each_descendant(tree.root(), [&](Node n) {
     if (n.is(NodeKind::Comment)) {

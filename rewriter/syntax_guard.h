@@ -1,8 +1,8 @@
 #pragma once
 // The guarantees every fixed text is held to before it is kept: it parses with
-// no more ERROR or MISSING nodes than the original had, and it keeps every
-// comment, except those a diagnostic is about (an unused suppression comment
-// may be removed by its own fix).
+// no more ERROR or MISSING nodes, nor forms CPython rejects, than the original
+// had, and it keeps every comment, except those a diagnostic is about (an
+// unused suppression comment may be removed by its own fix).
 #include <cstddef>
 #include <span>
 #include <string>
@@ -20,7 +20,7 @@ struct SourceComment {
 
 // What one parse of a text tells the guard.
 struct SyntaxFacts {
-  size_t error_count = 0;  // ERROR and MISSING nodes
+  size_t error_count = 0;  // ERROR and MISSING nodes, and forms CPython rejects
   std::vector<SourceComment> comments;
 };
 

@@ -3,9 +3,9 @@
 namespace fxlint {
 
 LineEnding detect_line_ending(std::string_view text) {
-  size_t nl = text.find('\n');
-  if (nl != std::string_view::npos && nl > 0 && text[nl - 1] == '\r') return LineEnding::CrLf;
-  return LineEnding::Lf;
+  size_t br = text.find_first_of("\r\n");
+  if (br == std::string_view::npos || text[br] == '\n') return LineEnding::Lf;
+  return br + 1 < text.size() && text[br + 1] == '\n' ? LineEnding::CrLf : LineEnding::Cr;
 }
 
 std::string convert_line_endings(std::string_view content, LineEnding ending) {
@@ -13,7 +13,12 @@ std::string convert_line_endings(std::string_view content, LineEnding ending) {
   std::string out;
   out.reserve(content.size() + content.size() / 16);
   for (size_t i = 0; i < content.size(); ++i) {
-    if (content[i] == '\n' && (i == 0 || content[i - 1] != '\r')) out += '\r';
+    bool bare = content[i] == '\n' && (i == 0 || content[i - 1] != '\r');
+    if (bare && ending == LineEnding::Cr) {
+      out += '\r';
+      continue;
+    }
+    if (bare) out += '\r';
     out += content[i];
   }
   return out;

@@ -1,20 +1,22 @@
 #pragma once
 // How a file spells its bytes beyond the code: a UTF-8 byte-order mark and its
 // line endings. Fixes are written with `\n`; the rewriter converts them to the
-// file's own ending so a CRLF file stays CRLF. Other bytes are never touched.
+// file's own ending so a CRLF (or CR) file keeps its endings. Other bytes are never touched.
 #include <string>
 #include <string_view>
 
 namespace fxlint {
 
-enum class LineEnding { Lf, CrLf };
+enum class LineEnding { Lf, CrLf, Cr };  // Cr: a lone `\r`, as old Mac files end lines
 
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // The ending of the first line break; Lf when the text has none.
 LineEnding detect_line_ending(std::string_view text);
 
-inline const char* line_ending_text(LineEnding e) { return e == LineEnding::CrLf ? "\r\n" : "\n"; }
+inline const char* line_ending_text(LineEnding e) {
+  return e == LineEnding::CrLf ? "\r\n" : e == LineEnding::Cr ? "\r" : "\n";
+}
 
 // `content` with every bare `\n` spelled as `ending` (existing `\r\n` kept).
 std::string convert_line_endings(std::string_view content, LineEnding ending);

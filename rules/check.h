@@ -1,9 +1,12 @@
 #pragma once
 // What every check is: a CodeVisitor that reports into a DiagnosticSink. One
 // check per file in rules/checks/, listed in check_factories.cpp.
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "analyzer/code_visitor.h"
@@ -19,7 +22,21 @@ class DiagnosticSink {
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:
+  // One finding per rule and place; a set, so a file's cost stays linear in
+  // its number of findings.
+  struct Place {
+    RuleId rule;
+    TextRange range;
+    friend bool operator==(const Place&, const Place&) = default;
+  };
+  struct PlaceHash {
+    size_t operator()(const Place& p) const {
+      uint64_t h = (uint64_t{p.range.start} << 32) ^ p.range.end;
+      return std::hash<uint64_t>()(h * 31 + static_cast<uint64_t>(p.rule));
+    }
+  };
   std::vector<Diagnostic> diagnostics_;
+  std::unordered_set<Place, PlaceHash> seen_;
 };
 
 struct CheckSettings {

@@ -51,9 +51,7 @@ const std::vector<CheckEntry>& check_factories() {
 
 void DiagnosticSink::report(RuleId rule, TextRange range, std::string message, std::optional<Fix> fix) {
   const RuleInfo& info = rule_info(rule);
-  for (const Diagnostic& d : diagnostics_) {
-    if (d.code == info.code && d.range == range) return;  // one finding per place
-  }
+  if (!seen_.insert({rule, range}).second) return;
   diagnostics_.push_back({std::string(info.code), std::move(message), range, Severity::Error, std::move(fix)});
 }
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "analyzer/file_model.h"
 #include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
+#include "analyzer/python_syntax.h"
 #include "analyzer/syntax_tree.h"
 #include "core/line_index.h"
 #include "core/source_encoding.h"
@@ -30,8 +33,15 @@ constexpr uint32_t kMaxAnalyzedDepth = 5000;
 struct ParsedFile {
   std::unique_ptr<SyntaxTree> tree;
   FileModel model;
-  bool too_deep() const { return tree->depth() > kMaxAnalyzedDepth; }
+  std::optional<std::string> failure;  // why the analysis of this file stopped
+  bool too_deep() const { return tree && tree->depth() > kMaxAnalyzedDepth; }
 };
+
+// One file's analysis failed: that file gets this finding, the others run on.
+Diagnostic internal_error(const std::string& what) {
+  return {"FX900", "internal error while analyzing this file (" + what + "); please report it", {0, 0},
+          Severity::Error, std::nullopt};
+}
 
 // The first node (in document order) below the analyzed depth.
 Node first_too_deep(Node root) {
@@ -89,9 +99,15 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
 
+  std::optional<SyntaxProblem> syntax = file.too_deep() ? std::nullopt : first_syntax_problem(*file.tree);
+  // Null bytes and indentation overflow explain whatever else looks wrong.
+  bool overriding = syntax && (syntax->message.find("null bytes") != std::string::npos ||
+                               syntax->message.starts_with("indentation error"));
   if (std::optional<size_t> bad = first_invalid_utf8(text)) {
     auto at = static_cast<uint32_t>(*bad);
     out.push_back({"FX900", not_utf8_message(text), {at, at + 1}, Severity::Error, std::nullopt});
+  } else if (overriding) {
+    out.push_back({"FX900", syntax->message, syntax->range, Severity::Error, std::nullopt});
   } else if (file.model.indentation_error && !file.tree->has_error()) {
     out.push_back({"FX900", "syntax error: unexpected indent", *file.model.indentation_error, Severity::Error,
                    std::nullopt});
@@ -100,16 +116,8 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
                    "nesting too deep to analyze: " + std::to_string(file.tree->depth()) + " levels (at most " +
                        std::to_string(kMaxAnalyzedDepth) + ")",
                    first_too_deep(file.tree->root()).range(), Severity::Error, std::nullopt});
-  } else if (Node err = file.tree->first_error()) {
-    std::string what = err.is_missing() ? "syntax error: expected `" + std::string(err.type()) + "`"
-                                        : "syntax error: unexpected `" +
-                                              std::string(err.text(text).substr(0, 20)) + "`";
-    if (err.is_missing() || err.range().empty()) {
-      TextRange r = err.range();
-      out.push_back({"FX900", what, r, Severity::Error, std::nullopt});
-    } else {
-      out.push_back({"FX900", what, err.range(), Severity::Error, std::nullopt});
-    }
+  } else if (syntax) {
+    out.push_back({"FX900", syntax->message, syntax->range, Severity::Error, std::nullopt});
   }
 
   CheckSettings settings{options.torch_version, input.target};
@@ -155,15 +163,21 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   std::vector<ParsedFile> files(inputs.size());
   IndexOptions index_options{options.compile_decorators, options.compile_functions};
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    files[i].tree = std::make_unique<SyntaxTree>(SyntaxTree::parse(inputs[i].text));
     bool package = is_package_path(inputs[i].path);
-    if (files[i].too_deep()) {
-      files[i].model.source = files[i].tree->text();
-      files[i].model.module_name = inputs[i].module_name;
-      files[i].model.is_package = package;
-    } else {
-      files[i].model = index_file(*files[i].tree, inputs[i].module_name, package, index_options);
+    try {
+      files[i].tree = std::make_unique<SyntaxTree>(SyntaxTree::parse(inputs[i].text));
+      if (!files[i].too_deep()) {
+        files[i].model = index_file(*files[i].tree, inputs[i].module_name, package, index_options);
+        return;
+      }
+    } catch (const std::exception& e) {
+      files[i].failure = e.what();
     }
+    // Not analyzed: the file takes part in the project with no functions.
+    files[i].model = FileModel{};
+    if (files[i].tree) files[i].model.source = files[i].tree->text();
+    files[i].model.module_name = inputs[i].module_name;
+    files[i].model.is_package = package;
   });
   std::vector<const FileModel*> models;
   models.reserve(files.size());
@@ -176,17 +190,30 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   ArgumentTypes first, second;
   for (auto [known, record] : {std::pair<const ArgumentTypes*, ArgumentTypes*>{nullptr, &first}, {&first, &second}}) {
     parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-      for (size_t f = 0; f < files[i].model.functions.size(); ++f) {
-        if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
-          walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, record);
+      if (files[i].failure) return;
+      try {
+        for (size_t f = 0; f < files[i].model.functions.size(); ++f) {
+          if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
+            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, record);
+          }
         }
+      } catch (const std::exception& e) {
+        files[i].failure = e.what();
       }
     });
   }
 
   std::vector<std::vector<Diagnostic>> out(inputs.size());
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options, second);
+    if (!files[i].failure) {
+      try {
+        out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options, second);
+        return;
+      } catch (const std::exception& e) {
+        files[i].failure = e.what();
+      }
+    }
+    out[i] = {internal_error(*files[i].failure)};
   });
   if (!options.release_memory) new std::vector<ParsedFile>(std::move(files));  // see CheckOptions
   return out;

@@ -726,13 +726,25 @@ std::string_view inplace_method(Node augmented, std::string_view src) {
   return {};
 }
 
+// Whether a float literal (`0.`, `0e400`, `0_0.0`) is zero: its mantissa has
+// no non-zero digit. Read from the text, so no literal is out of range; an
+// imaginary literal (`0j`) is not a float.
+bool float_literal_is_zero(std::string_view text) {
+  if (text.ends_with('j') || text.ends_with('J')) return false;
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return false;
+  }
+  return true;
+}
+
 // The 0-d tensor that holds a counter initialised with the literal zero, in
 // the dtype Python computes with (int -> int64, float -> float64); "" otherwise.
 std::string zero_dim_tensor(Node literal, const TorchRef& torch, std::string_view src, bool* is_float) {
   Node v = literal.unparenthesized();
   std::string_view dtype;
   if (v.is(NodeKind::Integer) && v.text(src) == "0") dtype = "torch.int64";
-  else if (v.is(NodeKind::Float) && std::stod(std::string(v.text(src))) == 0.0) dtype = "torch.float64";
+  else if (v.is(NodeKind::Float) && float_literal_is_zero(v.text(src))) dtype = "torch.float64";
   else return {};
   *is_float = dtype == "torch.float64";
   return torch.spell("torch.zeros") + "((), dtype=" + torch.spell(dtype) + ")";

@@ -37,11 +37,20 @@ size_t width(std::string_view text) {
   return w;
 }
 
+// The line as shown: tabs expanded, and other control characters (NUL, ESC,
+// DEL) drawn as their Unicode control pictures, one column each, so they
+// neither reach the terminal nor shift the carets.
 std::string expand_tabs(std::string_view line) {
   std::string out;
   for (char c : line) {
+    auto u = static_cast<unsigned char>(c);
     if (c == '\t') {
       out.append(kTabWidth, ' ');
+    } else if (u < 0x20 || u == 0x7F) {
+      unsigned picture = u == 0x7F ? 0x2421 : 0x2400 + u;  // U+2400..U+241F, U+2421
+      out += static_cast<char>(0xE0 | (picture >> 12));
+      out += static_cast<char>(0x80 | ((picture >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (picture & 0x3F));
     } else {
       out += c;
     }

@@ -8,6 +8,12 @@ TEST_CASE("line endings are detected from the first line break", "[text]") {
   CHECK(detect_line_ending("a\r\nb\n") == LineEnding::CrLf);
   CHECK(detect_line_ending("a\nb\r\n") == LineEnding::Lf);
   CHECK(detect_line_ending("no break") == LineEnding::Lf);
+  CHECK(detect_line_ending("a\rb\r") == LineEnding::Cr);
+  CHECK(detect_line_ending("a\r") == LineEnding::Cr);
+}
+
+TEST_CASE("edit content is converted to lone CRs in a file that ends lines so", "[text]") {
+  CHECK(convert_line_endings("a\nb\nc", LineEnding::Cr) == "a\rb\rc");
 }
 
 TEST_CASE("edit content is converted to CRLF without doubling existing CRs", "[text]") {

@@ -110,3 +110,64 @@ def test_unreadable_file_and_directory(project):
     assert "locked:1:1: FX900 cannot read directory: permission denied" in lines
     assert "secret.py:1:1: FX900 cannot read file: permission denied" in lines
     assert any(l.startswith("model.py:6:16: FX101") for l in lines)
+
+
+def test_fifos_devices_and_closed_stdin_are_refused_not_read(project):
+    project.write("model.py", MODEL)
+    os.mkfifo(project.root / "pipe.py")
+    os.symlink("/dev/zero", project.root / "zero.py")
+    result = project.run("check", "--output-format", "json", "pipe.py", "zero.py", "model.py")
+    assert result.returncode == 1, result.stderr
+    found = by_file(result)
+    for name in ("pipe.py", "zero.py"):
+        item = found[str(project.root / name)]
+        assert item["code"] == "FX900"
+        assert item["message"] == "cannot read file: not a regular file (a device, FIFO or socket)"
+    assert found[str(project.root / "model.py")]["code"] == "FX101"
+    fixed = project.run("fix", "--apply", "pipe.py", "zero.py", "model.py")
+    assert fixed.returncode == 2  # files that could not be fixed
+    assert "pipe.py: cannot read file: not a regular file" in fixed.stderr
+    # Standard input closed: an error for that input, not an internal error.
+    closed = subprocess.run([project.binary, "check", "--stdin-filename", "x.py"], stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, cwd=project.root, timeout=60,
+                            preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 1, closed.stderr
+    assert "cannot read standard input" in closed.stdout
+    assert "internal error" not in closed.stdout + closed.stderr
+
+
+def test_python2_syntax_null_bytes_and_cr_endings_as_cpython_reads_them(project):
+    project.write("py2.py", "import torch\nprint 'x'\n")
+    project.write("octal.py", "import torch\nMODE = 0777\n")
+    project.write("nul.py", b"import torch\nx = 1\x00 +\n")
+    cr = "import torch\r\r@torch.compile\rdef f(x: torch.Tensor):\r    return x.item()\r"
+    project.write("cr.py", cr.encode())
+    result = project.run("check", "--output-format", "json")
+    found = {}
+    for item in json.loads(result.stdout):
+        found.setdefault(os.path.basename(item["filename"]), []).append(item)
+    assert [d["code"] for d in found["py2.py"]] == ["FX900"]
+    assert "missing parentheses in call to 'print'" in found["py2.py"][0]["message"]
+    assert "leading zeros" in found["octal.py"][0]["message"]
+    assert found["nul.py"][0]["message"] == "syntax error: source code cannot contain null bytes"
+    assert found["nul.py"][0]["location"] == {"row": 2, "column": 6}
+    assert [(d["code"], d["location"]["row"]) for d in found["cr.py"]] == [("FX101", 5)]
+    full = project.run("check", "nul.py")
+    assert "\x00" not in full.stdout
+    # Files CPython rejects are never rewritten.
+    before = (project.root / "py2.py").read_text()
+    project.run("fix", "--apply", "--unsafe-fixes", "py2.py")
+    assert (project.root / "py2.py").read_text() == before
+
+
+def test_float_literals_out_of_range_do_not_stop_the_run(project):
+    # Counters initialised with literals past float range: fixed or not, never an internal error.
+    for name, literal in (("big.py", "1e400"), ("tiny.py", "1e-400"), ("zero.py", "0e999")):
+        project.write(name, f"import torch\nTOTAL = {literal}\n\n@torch.compile\ndef f(x):\n"
+                            "    global TOTAL\n    TOTAL += 1\n    return x * 2\n")
+    result = project.run("fix", "--unsafe-fixes", "--jobs", "2", ".")
+    assert "internal error" not in result.stdout + result.stderr
+    assert result.returncode in (0, 1), result.stderr
+    assert "torch.zeros((), dtype=torch.float64)" in result.stdout  # 0e999 is zero
+    checked = project.run("check", "--jobs", "2", "--output-format", "concise", ".")
+    assert checked.stdout.count("FX203") == 3, checked.stdout
