@@ -33,7 +33,6 @@ void write_json(std::span<const FileResult> files, std::ostream& out) {
     LineIndex lines(f.text);
     for (const Diagnostic& d : f.diagnostics) {
       Span s = span_of(lines, d.range);
-      std::optional<RuleId> id = find_rule(d.code);
       all.push_back({
           {"cell", nullptr},
           {"code", d.code},

@@ -34,7 +34,6 @@ class DataDependentSize final : public Check {
   using Check::Check;
 
   void on_call(Node call, const WalkContext& ctx) override {
-    std::string_view src = ctx.source();
     std::string q = ctx.resolve(call.field("function"));
     int which = 0;
     bool sized = false;

@@ -11,7 +11,6 @@ class TensorToPython final : public Check {
   using Check::Check;
 
   void on_call(Node call, const WalkContext& ctx) override {
-    std::string_view src = ctx.source();
     std::string_view method = support::method_name(call, ctx);
     if (method == "tolist" || method == "numpy") {
       if (ctx.value_of(support::receiver(call, ctx)).is_tensor()) {

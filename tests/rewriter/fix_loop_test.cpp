@@ -69,10 +69,10 @@ TEST_CASE("fixing the fixed text again changes nothing", "[loop]") {
 
 TEST_CASE("a loop that never settles fails loudly and leaves the file", "[loop]") {
   // TOYGROW always prepends one more `x`: the text never repeats, never settles.
-  auto lint = per_file([](const std::string& t) {
+  auto lint = per_file([](const std::string&) {
     return std::vector<Diagnostic>{with_fix("TOYGROW", {edit(0, 0, "x")})};
   });
-  FileFixResult r = fix_one("y = 1\n", lint, {FixMode::SafeOnly, 4});
+  FileFixResult r = fix_one("y = 1\n", lint, {FixMode::SafeOnly, 4, {}});
   CHECK(r.status == FixStatus::NotConverged);
   CHECK(r.fixed == "y = 1\n");
   CHECK(r.applied.empty());
@@ -140,7 +140,7 @@ TEST_CASE("what is left says why", "[loop]") {
     CHECK_FALSE(r.remaining[2].not_applied.has_value());
   }
   SECTION("with unsafe fixes") {
-    FileFixResult r = fix_one("u, d, n\n", lint, {FixMode::IncludeUnsafe, 10});
+    FileFixResult r = fix_one("u, d, n\n", lint, {FixMode::IncludeUnsafe, 10, {}});
     CHECK(r.status == FixStatus::Fixed);
     CHECK(r.fixed == "U, d, n\n");
     REQUIRE(r.applied.size() == 1);
@@ -219,7 +219,7 @@ TEST_CASE("a fix that never settles is left out and the file's other fixes are k
     d.push_back(with_fix("TOYGROW", {edit(0, 0, "x")}));
     return d;
   });
-  FileFixResult r = fix_one("y = old\n", lint, {FixMode::SafeOnly, 4});
+  FileFixResult r = fix_one("y = old\n", lint, {FixMode::SafeOnly, 4, {}});
   CHECK(r.status == FixStatus::Fixed);
   CHECK(r.fixed == "y = new\n");
   REQUIRE(r.applied.size() == 1);

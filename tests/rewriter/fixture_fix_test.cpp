@@ -36,7 +36,7 @@ struct OneRule {
 
 FileFixResult fix_text(const std::string& text, const OneRule& lint) {
   std::vector<FileFixResult> r =
-      fix_until_stable({{lint.module + ".py", text}}, lint, {FixMode::IncludeUnsafe, 10});
+      fix_until_stable({{lint.module + ".py", text}}, lint, {FixMode::IncludeUnsafe, 10, {}});
   return r.at(0);
 }
 
