@@ -1,6 +1,8 @@
 #include "tests/support/catch.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rewriter/atomic_write.h"
 #include "temp_dir.h"
@@ -61,17 +63,44 @@ TEST_CASE("a symlink is followed: the target changes, the link stays", "[write]"
 }
 
 TEST_CASE("a directory that cannot take the temporary file leaves the file intact", "[write]") {
-  if (geteuid() == 0) {
-    // root may create files in a read-only directory: nothing to observe.
-    SUCCEED("running as root");
-    return;
-  }
   TempDir dir;
   std::string p = dir.write("m.py", "keep\n");
   chmod(dir.path().c_str(), 0555);
-  std::optional<std::string> err = write_file_atomically(p, "lost\n");
+  // Root writes into read-only directories, so as root the write runs in a
+  // child that has become an unprivileged user (nobody).
+  auto attempt = [&] { return write_file_atomically(p, "lost\n"); };
+  std::optional<std::string> err;
+  if (geteuid() != 0) {
+    err = attempt();
+  } else {
+    chown(dir.path().c_str(), 65534, 65534);
+    chown(p.c_str(), 65534, 65534);
+    int pipe_fds[2];
+    REQUIRE(pipe(pipe_fds) == 0);
+    pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      close(pipe_fds[0]);
+      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(3);
+      std::optional<std::string> e = attempt();
+      std::string message = e ? *e : "";
+      ssize_t written = write(pipe_fds[1], message.data(), message.size());
+      _exit(e && written == static_cast<ssize_t>(message.size()) ? 0 : 1);
+    }
+    close(pipe_fds[1]);
+    std::string message;
+    char buf[512];
+    for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) message.append(buf, static_cast<size_t>(n));
+    close(pipe_fds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) != 3);  // could not drop privileges
+    if (WEXITSTATUS(status) == 0) err = message;
+  }
   chmod(dir.path().c_str(), 0755);
   REQUIRE(err);
+  CHECK_THAT(*err, Catch::Contains("m.py"));
   CHECK(TempDir::read(p) == "keep\n");
 }
 
