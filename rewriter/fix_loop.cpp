@@ -131,7 +131,9 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
       }
       const std::vector<Diagnostic>& diags = f.blocked.empty() ? diagnostics[i] : without_blocked;
       ApplyResult r = apply_fixes(f.text, diags, options.mode, f.ending);
-      if (f.original_errors > 0) {
+      bool refused = f.original_errors > 0;
+      for (const Diagnostic& d : diags) refused = refused || (pass == 1 && d.code == "FX900");
+      if (refused) {
         // Not rewritten: the analysis of code the parser only half understood
         // (an escape hatch it could not see, say) is no base for edits.
         f.result.remaining = f.result.unfixed = remaining_of(diags, r.skipped, r.applied, SkipReason::SyntaxError);

@@ -145,6 +145,11 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   }
 
   if (!file.model.comments.empty()) apply_suppression_comments(out, text, file.model.comments, enabled);
+  // `fix` never edits a file CPython would refuse (see the fix loop), so its
+  // fixes are not offered: [*] promises only what `fix` applies.
+  if (syntax || file.tree->has_error() || file.model.indentation_error) {
+    for (Diagnostic& d : out) d.fix.reset();
+  }
   for (Diagnostic& d : out) {
     auto id = find_rule(d.code);
     if (id) d.severity = rule_info(*id).severity_for(input.target);

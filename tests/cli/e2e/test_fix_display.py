@@ -73,3 +73,26 @@ def test_no_torch_found_gives_the_guard_every_torch_2_has(project):
                          env={"VIRTUAL_ENV": str(empty)})
     fix = json.loads(result.stdout)[0]["fix"]
     assert "torch._dynamo.is_compiling()" in fix["edits"][0]["content"]
+
+
+def test_check_marks_fixable_only_what_fix_applies(project):
+    """[*] is a promise: `fix --apply` changes exactly the files where `check` marks one."""
+    import pathlib
+    import shutil
+
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "rules"
+    for source in sorted(fixtures.glob("FX*.py")):
+        if not source.name.endswith(".fixed.py"):
+            shutil.copy(source, project.root / source.name)
+    # A fixable finding in a file that also has a syntax error: `fix` never edits such a file.
+    project.write("broken.py", ASSERT_MODEL + "\n\ndef broken(:\n    pass\n")
+    checked = json.loads(project.run("check", "--output-format", "json").stdout)
+    promised = {os.path.basename(d["filename"]) for d in checked
+                if d["fix"] and d["fix"]["applicability"] == "safe"}
+    assert "broken.py" not in promised
+    assert len(promised) >= 3
+    before = {p.name: p.read_text() for p in project.root.glob("*.py")}
+    fixed = project.run("fix", "--apply")
+    assert fixed.returncode in (0, 1), fixed.stderr
+    changed = {name for name, text in before.items() if (project.root / name).read_text() != text}
+    assert changed == promised
