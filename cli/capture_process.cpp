@@ -80,6 +80,11 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 
 ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
                           const fs::path& cwd) {
+  return run_capture(install, args, cwd, capture_timeout());
+}
+
+ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
+                          const fs::path& cwd, std::chrono::seconds timeout) {
   std::vector<std::string> argv_strings = {install.python.string(), "-m", "fxlint_capture"};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<std::string> env_strings = child_environment(install);
@@ -124,7 +129,7 @@ ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::
   int open_count = 2;
   char buffer[65536];
   // A target that never returns must not hang `verify`: stop it at the deadline.
-  const auto deadline = std::chrono::steady_clock::now() + capture_timeout();
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   bool timed_out = false;
   while (open_count > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -160,7 +165,7 @@ ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::
     if (result.exit_code == 126) result.err += "cannot enter directory " + dir + "\n";
     if (result.exit_code == 127) result.err += "cannot run " + argv_strings[0] + "\n";
   } else if (timed_out) {
-    result.err += "the capture did not finish within " + std::to_string(capture_timeout().count()) +
+    result.err += "the capture did not finish within " + std::to_string(timeout.count()) +
                   " s and was stopped (set FXLINT_CAPTURE_TIMEOUT to allow more)\n";
   } else if (WIFSIGNALED(status)) {
     result.err += "the capture was killed by signal " + std::to_string(WTERMSIG(status)) + "\n";

@@ -31,8 +31,11 @@ struct ProcessResult {
 std::chrono::seconds capture_timeout();
 
 // Runs `python -m fxlint_capture ARGS...` in `cwd` and collects its output;
-// a capture still running at the deadline is killed and reported.
+// a capture still running after `timeout` (default capture_timeout()) is
+// killed and reported.
 ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
                           const std::filesystem::path& cwd);
+ProcessResult run_capture(const CaptureInstall& install, const std::vector<std::string>& args,
+                          const std::filesystem::path& cwd, std::chrono::seconds timeout);
 
 }  // namespace fxlint::cli

@@ -44,6 +44,7 @@ constexpr OptionSpec kFixOptions[] = {
     {"--unsafe-fixes", "", "", "Include unsafe fixes: they may change what the code computes"},
     {"--exit-non-zero-on-fix", "", "", "With --apply, exit 1 when anything was fixed, even if nothing remains"},
     {"--verify", "", "", "Capture the config's verify targets on the fixed code first; refuse the fixes unless all pass"},
+    {"--backend", "", "BACKEND", "With --verify: capture (strict; default), dynamo, export or onnx"},
 };
 const std::vector<OptionSpec> kOptions = with_lint_options(kFixOptions);
 
@@ -196,26 +197,47 @@ std::vector<size_t> regressions(const FixVerification& now, const FixVerificatio
 // Re-runs the fix loop with some rules' fixes left out, per file.
 using Refix = std::function<std::vector<FileFixResult>(const std::vector<std::set<std::string>>& blocked)>;
 
+// What passing means for `backend`, for the messages of `fix --verify`.
+std::string passing(const std::string& backend) {
+  if (backend == "dynamo") return "capture in one graph (Dynamo)";
+  if (backend == "export") return "export (torch.export, strict and non-strict)";
+  if (backend == "onnx") return "export to ONNX and agree with eager in ONNX Runtime";
+  if (backend == "capture") return "capture in one graph (strict)";
+  return "pass their backends";
+}
+
+// The backend every target runs with: `--backend`, else the config's own
+// ("" when the targets' backends differ).
+std::string common_backend(const Config& config, const std::optional<std::string>& backend) {
+  if (backend) return *backend;
+  for (const VerifyTarget& t : config.verify.targets) {
+    if (t.backend.value_or(config.verify.backend) != config.verify.backend) return "";
+  }
+  return config.verify.backend;
+}
+
 // `fix --verify`: the verify targets are captured on a copy of the project
-// with the fixes. A fix that makes a target worse than it was before the fixes
-// is rolled back (found by halving the fixed files, then rule by rule), and the
-// rest is kept; nullopt to go on and write, else the exit status.
+// with the fixes (or run through `backend`). A fix that makes a target worse
+// than it was before the fixes is rolled back (found by halving the fixed
+// files, then rule by rule), and the rest is kept; nullopt to go on and write,
+// else the exit status.
 std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::vector<FileFixResult>& results,
-                                const Refix& refix, Io& io) {
+                                const Refix& refix, const std::optional<std::string>& backend_option, Io& io) {
+  const std::string backend = common_backend(config, backend_option);
   std::vector<FixedFile> fixed = fixed_files(plan, results);
   if (fixed.empty()) return std::nullopt;  // nothing changes, so nothing to refuse
   CaptureInstall install = capture_install();
-  FixVerification all = verify_fixed_project(install, config, fixed);
+  FixVerification all = verify_fixed_project(install, config, fixed, backend_option);
   for (const fs::path& outside : all.outside) {
     io.err << "warning: " << display_path(outside, io.cwd) << " is outside " << display_path(config.root, io.cwd)
            << ", the project the verify targets run in; its fixes are not verified\n";
   }
   auto plural = [](size_t n) { return std::to_string(n) + (n == 1 ? " target" : " targets"); };
   if (all.passed()) {
-    io.err << "Verified the fixed code: " << plural(all.results.size()) << " capture in one graph (strict).\n";
+    io.err << "Verified the fixed code: " << plural(all.results.size()) << " " << passing(backend) << ".\n";
     return std::nullopt;
   }
-  FixVerification before = verify_fixed_project(install, config, {});
+  FixVerification before = verify_fixed_project(install, config, {}, backend_option);
   std::vector<size_t> worse = regressions(all, before);
   FixVerification final_run = std::move(all);
   if (!worse.empty()) {
@@ -228,16 +250,19 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
       bool any_blocked = false;
       for (const auto& b : blocked) any_blocked = any_blocked || !b.empty();
       std::vector<FileFixResult> trial = any_blocked ? refix(blocked) : results;
-      return !regressions(verify_fixed_project(install, config, fixed_files(plan, trial, &files)), before).empty();
+      FixVerification trial_run =
+          verify_fixed_project(install, config, fixed_files(plan, trial, &files), backend_option);
+      return !regressions(trial_run, before).empty();
     };
     std::vector<std::set<std::string>> rollback = find_rollback(applied, test);
     std::vector<FileFixResult> kept = refix(rollback);
-    FixVerification checked = verify_fixed_project(install, config, fixed_files(plan, kept));
+    FixVerification checked = verify_fixed_project(install, config, fixed_files(plan, kept), backend_option);
     PathShower show = original_path_shower(final_run, config.root, io.cwd);
     if (!regressions(checked, before).empty()) {
       for (size_t t : worse) {
         io.err << "error: verify target " << final_run.results[t].job.target
-               << " captures worse with the fixes than without (lines are those of the fixed code):\n";
+               << (backend == "capture" ? " captures" : " verifies") << " worse with the fixes than without"
+               << " (lines are those of the fixed code):\n";
         print_verify_result(io.err, final_run.results[t], show);
       }
       io.err << "Nothing was written or shown: verification of the fixed code failed.\n";
@@ -249,7 +274,7 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
       for (const std::string& c : rollback[i]) codes += (codes.empty() ? "" : ", ") + c;
       io.err << "warning: rolled back the " << codes << " fixes in " << results[i].path
              << ": with them, verify target " << final_run.results[worse.front()].job.target
-             << " captures worse than without:\n";
+             << (backend == "capture" ? " captures" : " verifies") << " worse than without:\n";
       print_verify_result(io.err, final_run.results[worse.front()], show);
     }
     results = std::move(kept);
@@ -261,12 +286,14 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
     const VerifyResult& r = final_run.results[t];
     if (r.status == VerifyStatus::Passed) continue;
     ++still;
-    io.err << "warning: verify target " << r.job.target
-           << " does not capture in one graph, with the fixes or without (lines are those of the fixed code):\n";
+    io.err << "warning: verify target " << r.job.target << " does not "
+           << (backend == "capture" ? std::string("capture in one graph") : passing(backend))
+           << ", with the fixes or without (lines are those of the fixed code):\n";
     print_verify_result(io.err, r, show);
   }
   io.err << "Verified the fixed code: " << plural(final_run.results.size() - still) << " of "
-         << final_run.results.size() << " capture in one graph (strict); none captures worse than before the fixes.\n";
+         << final_run.results.size() << " " << passing(backend) << "; none "
+         << (backend == "capture" ? "captures" : "verifies") << " worse than before the fixes.\n";
   return std::nullopt;
 }
 
@@ -282,6 +309,8 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   const bool apply = args.has("--apply");
   const bool unsafe = args.has("--unsafe-fixes");
   const bool verify = args.has("--verify");
+  std::optional<std::string> backend = parse_backend(args);
+  if (backend && !verify) throw UsageError("'--backend' chooses what verifies the fixes; it needs '--verify'");
   // The targets come from the config that governs the working directory (or --config).
   std::optional<Config> verify_config;
   if (verify) {
@@ -327,7 +356,10 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
       for (const PlannedFile& f : plan.files) texts.push_back({f.display, f.encoded.text});
       return fix_until_stable(std::move(texts), lint, again);
     };
-    if (std::optional<int> refused = verify_fixes(*verify_config, plan, results, refix, io)) return *refused;
+    if (std::optional<int> refused =
+            verify_fixes(*verify_config, plan, results, refix, backend, io)) {
+      return *refused;
+    }
   }
 
   // Files in display order, like check's output.
@@ -368,19 +400,6 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
 int run_fix(std::span<const std::string> args, Io& io) {
   bool color = &io.out == &std::cout && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
   return run_fix(args, io, check_sources, color);
-}
-
-int run_fix_command(const std::vector<std::string>& args) {
-  std::error_code ec;
-  Io io{std::cin, std::cout, std::cerr, std::filesystem::current_path(ec)};
-  try {
-    return run_fix(args, io);
-  } catch (const UsageError& e) {
-    std::cerr << "error: " << e.what() << "\n\nFor more information, try '--help'.\n";
-  } catch (const ConfigError& e) {
-    std::cerr << "error: " << e.what() << '\n';
-  }
-  return 2;
 }
 
 }  // namespace fxlint::cli

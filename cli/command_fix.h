@@ -31,8 +31,4 @@ using CheckFunction = std::function<std::vector<std::vector<Diagnostic>>(
 // `color`: color the diff (the binary decides from the terminal and NO_COLOR).
 int run_fix(std::span<const std::string> args, Io& io, const CheckFunction& check, bool color);
 
-// Standalone form on the process's streams and working directory; prints
-// usage and config errors itself and returns 2 for them.
-int run_fix_command(const std::vector<std::string>& args);
-
 }  // namespace fxlint::cli

@@ -66,12 +66,18 @@ std::vector<std::string> dotted_names(const TomlReader& r, std::string_view key,
   return values;
 }
 
-VerifyTarget verify_target(const TomlReader& verify, const toml::node& node, size_t index) {
+// `backend = "..."`, one of kVerifyBackends.
+std::optional<std::string> verify_backend(const TomlReader& r) {
+  return r.choice("backend", {kVerifyBackends[0], kVerifyBackends[1], kVerifyBackends[2], kVerifyBackends[3]});
+}
+
+VerifyTarget verify_target(const TomlReader& verify, const toml::node& node, size_t index,
+                           const std::string& table_backend) {
   std::string key = "targets[" + std::to_string(index) + "]";
   const toml::table* t = node.as_table();
   if (!t) verify.fail(&node, key, "expected a table with `target` and `inputs`, got " + toml_type_name(node));
   TomlReader r(*t, verify.file(), verify.full_key(key));
-  r.reject_unknown_keys({"target", "inputs", "factory", "mode", "onnx"});
+  r.reject_unknown_keys({"target", "inputs", "factory", "mode", "backend", "onnx"});
   VerifyTarget v;
   std::optional<std::string> target = r.string("target");
   if (!target) verify.fail(&node, key, "missing `target`; expected \"path/to/file.py:Qualified.name\"");
@@ -104,14 +110,21 @@ VerifyTarget verify_target(const TomlReader& verify, const toml::node& node, siz
                 "missing `inputs` (e.g. [\"float32[2,3]\"]) or `factory` (\"module:make_inputs\")");
   }
   v.mode = r.choice("mode", {"strict", "dynamo"});
+  v.backend = verify_backend(r);
   v.onnx = r.string("onnx");
+  std::string backend = v.backend.value_or(table_backend);
+  if (v.onnx && !backend_exports_onnx(backend)) {
+    r.fail(r.get("onnx"), "onnx",
+           "the \"" + backend + "\" backend writes no ONNX model; `onnx` is for the \"capture\" and \"onnx\" backends");
+  }
   return v;
 }
 
 VerifyConfig verify_config(const TomlReader& r) {
-  r.reject_unknown_keys({"mode", "opset", "targets"});
+  r.reject_unknown_keys({"mode", "backend", "opset", "targets"});
   VerifyConfig v;
   if (auto mode = r.choice("mode", {"strict", "dynamo"})) v.mode = *mode;
+  if (auto backend = verify_backend(r)) v.backend = *backend;
   if (auto opset = r.integer("opset")) {
     if (*opset < 7 || *opset > 23) r.fail(r.get("opset"), "opset", "expected an ONNX opset from 7 to 23");
     v.opset = static_cast<int>(*opset);
@@ -119,7 +132,7 @@ VerifyConfig verify_config(const TomlReader& r) {
   if (const toml::node* targets = r.get("targets")) {
     const toml::array* arr = targets->as_array();
     if (!arr) r.fail(targets, "targets", "expected an array of tables, got " + toml_type_name(*targets));
-    for (size_t i = 0; i < arr->size(); ++i) v.targets.push_back(verify_target(r, *arr->get(i), i));
+    for (size_t i = 0; i < arr->size(); ++i) v.targets.push_back(verify_target(r, *arr->get(i), i, v.backend));
   }
   return v;
 }

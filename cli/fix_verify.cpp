@@ -77,7 +77,8 @@ bool FixVerification::passed() const {
 }
 
 FixVerification verify_fixed_project(const CaptureInstall& install, const Config& config,
-                                     std::span<const FixedFile> files) {
+                                     std::span<const FixedFile> files,
+                                     const std::optional<std::string>& backend) {
   TemporaryDirectory copy;
   FixVerification verification;
   verification.copy_root = copy.path();
@@ -91,11 +92,9 @@ FixVerification verify_fixed_project(const CaptureInstall& install, const Config
     fs::create_directories((copy.path() / relative).parent_path());
     write_bytes(copy.path() / relative, f.bytes);
   }
-  VerifyConfig strict = config.verify;
-  for (VerifyJob job : config_verify_jobs(strict, copy.path(), std::string("strict"))) {
-    job.onnx.reset();  // the export is `fxlint verify`'s job; here only the capture decides
-    verification.results.push_back(verify(install, job));
-  }
+  std::vector<VerifyJob> jobs = config_verify_jobs(config.verify, copy.path(), std::string("strict"), backend);
+  for (VerifyJob& job : jobs) job.onnx.reset();  // no model is written from a trial copy
+  verification.results = verify_all(install, jobs);
   return verification;
 }
 

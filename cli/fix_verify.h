@@ -1,9 +1,10 @@
 #pragma once
 // `fxlint fix --verify`: the fixed texts are written into a temporary copy of
 // the project (same relative layout, so imports resolve), and the config's
-// verify targets are captured there in strict mode before anything real is
-// touched.
+// verify targets are captured there in strict mode (or run through the
+// `--backend` given) before anything real is touched.
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,11 +28,14 @@ struct FixVerification {
 };
 
 // Copies `config.root` (skipping the default-excluded directories such as
-// .git and build), writes `files` into the copy and captures every target of
-// `config.verify` there in strict mode, without ONNX export. Throws
-// ConfigError when the copy cannot be made.
+// .git and build), writes `files` into the copy and verifies every target of
+// `config.verify` there with `backend` when given, else the config's: the
+// capture in strict mode (without ONNX export), or a real compiler (the onnx
+// backend's model goes to a temporary file). Throws ConfigError when the copy
+// cannot be made.
 FixVerification verify_fixed_project(const CaptureInstall& install, const Config& config,
-                                     std::span<const FixedFile> files);
+                                     std::span<const FixedFile> files,
+                                     const std::optional<std::string>& backend = std::nullopt);
 
 // Shows paths from the copy as the original files, relative to `cwd`.
 PathShower original_path_shower(const FixVerification& verification, const std::filesystem::path& root,

@@ -1,5 +1,6 @@
 #include "cli/verify_output.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -65,6 +66,47 @@ void print_onnx(std::ostream& out, const json& onnx, const PathShower& show) {
   }
 }
 
+// A break's or failure's words: the one-line summary a backend gives, else the reason.
+std::string reason_text(const json& f) {
+  if (f.contains("summary") && f["summary"].is_string() && !f["summary"].get<std::string>().empty()) {
+    return f["summary"].get<std::string>();
+  }
+  return value_text(f.value("reason", json("")));
+}
+
+// "CODE " when the break maps to a rule, "" when no rule matches it.
+std::string code_text(const json& f) {
+  const json& code = f.contains("code") ? f["code"] : json();
+  return code.is_string() ? code.get<std::string>() + ' ' : code.is_null() ? "" : value_text(code) + ' ';
+}
+
+// A real compiler's stages: "strict export: ok (3 ops)", or where and why it failed.
+void print_stages(std::ostream& out, const json& stages, const PathShower& show) {
+  for (const json& stage : stages) {
+    if (!stage.is_object()) continue;
+    std::string name = stage.value("name", std::string("stage"));
+    if (stage.value("ok", false)) {
+      std::string detail =
+          stage.contains("detail") && stage["detail"].is_string() ? stage["detail"].get<std::string>() : "";
+      out << "  " << name << ": ok" << (detail.empty() ? "" : " (" + detail + ")") << '\n';
+      continue;
+    }
+    const json& f = stage.contains("failure") && stage["failure"].is_object() ? stage["failure"] : json::object();
+    json stack = f.value("user_stack", json::array());
+    std::string where = stack_location(stack, show);
+    out << "  " << name << ": failed" << (where.empty() ? "" : " at " + where) << ": " << code_text(f)
+        << reason_text(f) << '\n';
+    if (std::string line = source_line(stack); !line.empty()) out << "      " << line << '\n';
+  }
+}
+
+std::string passed_verdict(const std::string& backend) {
+  if (backend == "dynamo") return "ok: Dynamo captured one graph";
+  if (backend == "export") return "ok: exported strict and non-strict";
+  if (backend == "onnx") return "ok: exported to ONNX, and ONNX Runtime agrees with eager";
+  return "ok: captured in one graph";
+}
+
 }  // namespace
 
 std::string_view status_name(VerifyStatus status) {
@@ -86,23 +128,30 @@ void print_verify_result(std::ostream& out, const VerifyResult& result, const Pa
   const VerifyJob& job = result.job;
   out << job.target;
   for (const std::string& input : job.inputs) out << ' ' << input;
-  out << " (" << job.mode << ")\n";
+  const bool capture = job.backend == "capture";
+  out << " (" << (capture ? job.mode : "backend: " + job.backend) << ")\n";
   const json& r = result.report;
   if (r.is_object()) {
-    out << "  graphs: " << r.value("graph_count", 0) << ", ops: " << r.value("op_count", 0)
-        << ", breaks: " << r.value("graph_break_count", 0);
-    if (r.contains("compile_time_s") && r["compile_time_s"].is_number()) {
-      std::ostringstream seconds;
-      seconds << std::setprecision(3) << r["compile_time_s"].get<double>();
-      out << ", capture time: " << seconds.str() << " s";
+    if (r.contains("graph_count")) {
+      out << "  graphs: " << r.value("graph_count", 0) << ", ops: " << r.value("op_count", 0)
+          << ", breaks: " << r.value("graph_break_count", 0);
+      if (r.contains("compile_time_s") && r["compile_time_s"].is_number()) {
+        std::ostringstream seconds;
+        seconds << std::setprecision(3) << r["compile_time_s"].get<double>();
+        out << (capture ? ", capture time: " : ", explain time: ") << seconds.str() << " s";
+      }
+      out << '\n';
     }
-    out << '\n';
     for (const json& b : r.value("break_reasons", json::array())) {
       json stack = b.value("user_stack", json::array());
       std::string where = stack_location(stack, show);
-      out << "  break: " << (where.empty() ? "" : where + ": ") << value_text(b.value("code", json("?")))
-          << ' ' << value_text(b.value("reason", json(""))) << '\n';
+      out << "  break: " << (where.empty() ? "" : where + ": ") << code_text(b) << reason_text(b) << '\n';
       if (std::string line = source_line(stack); !line.empty()) out << "      " << line << '\n';
+    }
+    print_stages(out, r.value("stages", json::array()), show);
+    if (!capture && r.contains("onnx") && r["onnx"].is_object() && r["onnx"].contains("path") &&
+        r["onnx"]["path"].is_string()) {
+      out << "  onnx model: " << show(r["onnx"]["path"].get<std::string>()) << '\n';
     }
     for (const json& s : r.value("side_effects", json::array())) {
       std::string where = stack_location(s.value("user_stack", json::array()), show);
@@ -116,11 +165,11 @@ void print_verify_result(std::ostream& out, const VerifyResult& result, const Pa
           << " = " << value_text(s.value("value", json(nullptr))) << " (" << value_text(s.value("type", json("")))
           << ")\n";
     }
-    if (r.contains("onnx") && r["onnx"].is_object()) print_onnx(out, r["onnx"], show);
+    if (capture && r.contains("onnx") && r["onnx"].is_object()) print_onnx(out, r["onnx"], show);
   }
   std::string verdict;
   switch (result.status) {
-    case VerifyStatus::Passed: verdict = "ok: captured in one graph"; break;
+    case VerifyStatus::Passed: verdict = passed_verdict(job.backend); break;
     case VerifyStatus::Failed: {
       std::string why;
       for (const std::string& p : report_problems(r.is_object() ? r : json::object())) {
@@ -142,7 +191,11 @@ void print_verify_summary(std::ostream& out, std::span<const VerifyResult> resul
     if (r.status == VerifyStatus::Failed) ++failed;
     if (r.status == VerifyStatus::Error) ++errors;
   }
-  out << "Verified " << plural(results.size(), "target") << ": " << passed << " in one graph";
+  // Dynamo and the capture pass a target in one graph; export and ONNX pass it whole.
+  bool graphs = std::all_of(results.begin(), results.end(), [](const VerifyResult& r) {
+    return r.job.backend == "capture" || r.job.backend == "dynamo";
+  });
+  out << "Verified " << plural(results.size(), "target") << ": " << passed << (graphs ? " in one graph" : " passed");
   if (failed) out << ", " << failed << " failed";
   if (errors) out << ", " << plural(errors, "error");
   out << ".\n";
@@ -155,6 +208,7 @@ void print_verify_json(std::ostream& out, std::span<const VerifyResult> results)
     json entry = {{"target", r.job.target},
                   {"inputs", r.job.inputs},
                   {"mode", r.job.mode},
+                  {"backend", r.job.backend},
                   {"status", status_name(r.status)},
                   {"problems", report_problems(r.report.is_object() ? r.report : json::object())},
                   {"message", r.message.empty() ? json(nullptr) : json(r.message)},

@@ -15,13 +15,14 @@ namespace fxlint::cli {
 using PathShower = std::function<std::string(const std::string&)>;
 
 // One target: its graphs, breaks (code, file:line, reason), side effects,
-// specializations and ONNX validity, then the verdict.
+// specializations and ONNX validity, or a real compiler's breaks and stages
+// (each ok, or where and why it failed), then the verdict.
 void print_verify_result(std::ostream& out, const VerifyResult& result, const PathShower& show);
 
 // "Verified N targets: ..." line.
 void print_verify_summary(std::ostream& out, std::span<const VerifyResult> results);
 
-// {"targets": [...], "summary": {...}}: each target's status and the capture's report.
+// {"targets": [...], "summary": {...}}: each target's status, backend and report.
 void print_verify_json(std::ostream& out, std::span<const VerifyResult> results);
 
 // "passed", "failed" or "error".

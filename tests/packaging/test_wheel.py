@@ -65,6 +65,8 @@ def test_the_wheel_holds_the_executable_and_the_capture(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.endswith(".data/scripts/fxlint") for n in names), names
     assert "fxlint_capture/__init__.py" in names
+    # Subpackages too: the real-compiler backends of `verify --backend`.
+    assert "fxlint_capture/backends/__init__.py" in names and "fxlint_capture/backends/codes.py" in names
     assert any(n.startswith("fxlint_capture/_fxlint_capture") and n.endswith(".so") for n in names)
     assert "-cp311-cp311-linux_x86_64.whl" in wheel.name or "-cp311-cp311-" in wheel.name
 

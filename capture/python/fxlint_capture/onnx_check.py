@@ -123,26 +123,11 @@ def compare_with_runtime(path, inputs, expected, result):
     return True
 
 
-def export_and_validate(report, path, opset=18):
-    """Exports report's only graph to `path` and checks it; returns a dict."""
+def check_model_file(path, result):
+    """Checks the ONNX model at `path` (checker, strict shape inference, standard
+    ops) into `result`; returns whether it passes."""
     import onnx
 
-    result = {"path": path, "ok": False, "opset": opset}
-    if report.graph_count != 1:
-        result["error"] = f"ONNX export needs exactly one graph; the capture produced {report.graph_count}"
-        return result
-    gm, inputs = report.graphs[0], report.graph_inputs[0]
-    with torch.no_grad():
-        graph_out = gm(*inputs)
-    result["max_abs_diff_graph_vs_eager"] = max_abs_diff(graph_out, report.result)
-    try:
-        # Not under no_grad: inference fast paths (fused attention) have no ONNX form.
-        torch.onnx.export(gm, tuple(inputs), path, opset_version=opset, dynamo=True,
-                          input_names=[f"input_{i}" for i in range(len(inputs))],
-                          verbose=False)
-    except Exception as e:  # the exporter raises many kinds of errors; report them all the same way
-        result["error"] = f"torch.onnx.export failed: {type(e).__name__}: {e}"
-        return result
     model = onnx.load(path)
     try:
         onnx.checker.check_model(model)
@@ -163,8 +148,29 @@ def export_and_validate(report, path, opset=18):
     result["non_standard_ops"] = sorted({f"{n.domain}::{n.op_type}" for n in model.graph.node
                                          if n.domain not in STANDARD_DOMAINS})
     result["node_count"] = len(model.graph.node)
-    result["ok"] = (result["checker"] == "ok" and result["shape_inference"] == "ok"
-                    and not result["non_standard_ops"])
+    return (result["checker"] == "ok" and result["shape_inference"] == "ok"
+            and not result["non_standard_ops"])
+
+
+def export_and_validate(report, path, opset=18):
+    """Exports report's only graph to `path` and checks it; returns a dict."""
+    result = {"path": path, "ok": False, "opset": opset}
+    if report.graph_count != 1:
+        result["error"] = f"ONNX export needs exactly one graph; the capture produced {report.graph_count}"
+        return result
+    gm, inputs = report.graphs[0], report.graph_inputs[0]
+    with torch.no_grad():
+        graph_out = gm(*inputs)
+    result["max_abs_diff_graph_vs_eager"] = max_abs_diff(graph_out, report.result)
+    try:
+        # Not under no_grad: inference fast paths (fused attention) have no ONNX form.
+        torch.onnx.export(gm, tuple(inputs), path, opset_version=opset, dynamo=True,
+                          input_names=[f"input_{i}" for i in range(len(inputs))],
+                          verbose=False)
+    except Exception as e:  # the exporter raises many kinds of errors; report them all the same way
+        result["error"] = f"torch.onnx.export failed: {type(e).__name__}: {e}"
+        return result
+    result["ok"] = check_model_file(path, result)
     if result["ok"]:
         result["ok"] = compare_with_runtime(path, inputs, report.result, result)
     return result

@@ -139,6 +139,39 @@ TEST_CASE("broken verify tables are errors too") {
   CHECK_THAT(error_of("fxlint.toml", "[verify]\ntimeout = 3\n"), Contains("`verify.timeout`: unknown key"));
 }
 
+TEST_CASE("verify backends: the table's, a target's own, and what they allow") {
+  using Catch::Contains;
+  TempDir dir;
+  auto file = dir.write("fxlint.toml", R"([verify]
+backend = "export"
+[[verify.targets]]
+target = "m.py:f"
+inputs = ["float32[2]"]
+[[verify.targets]]
+target = "m.py:g"
+inputs = ["float32[2]"]
+backend = "onnx"
+onnx = "g.onnx"
+)");
+  Config c = load_config_file(file);
+  CHECK(c.verify.backend == "export");
+  REQUIRE(c.verify.targets.size() == 2);
+  CHECK_FALSE(c.verify.targets[0].backend.has_value());
+  CHECK(c.verify.targets[1].backend == "onnx");
+  CHECK(Config{}.verify.backend == "capture");
+  CHECK_THAT(error_of("fxlint.toml", "[verify]\nbackend = \"tvm\"\n"),
+             Contains("`verify.backend`: \"tvm\" is not allowed"));
+  CHECK_THAT(error_of("fxlint.toml", "[[verify.targets]]\ntarget = \"m.py:f\"\ninputs = []\nbackend = \"jit\"\n"),
+             Contains("\"capture\", \"dynamo\", \"export\", \"onnx\""));
+  // A model path means nothing to a backend that writes no model, the table's or the target's own.
+  CHECK_THAT(error_of("fxlint.toml", "[verify]\nbackend = \"dynamo\"\n[[verify.targets]]\ntarget = \"m.py:f\"\n"
+                                     "inputs = []\nonnx = \"f.onnx\"\n"),
+             Contains("the \"dynamo\" backend writes no ONNX model"));
+  CHECK_THAT(error_of("fxlint.toml", "[[verify.targets]]\ntarget = \"m.py:f\"\ninputs = []\nbackend = \"export\"\n"
+                                     "onnx = \"f.onnx\"\n"),
+             Contains("`verify.targets[0].onnx`"));
+}
+
 TEST_CASE("the nearest config wins; .fxlint.toml before fxlint.toml before pyproject.toml") {
   TempDir dir;
   dir.write("pyproject.toml", "[tool.fxlint]\ntarget = \"dynamo\"\n");
