@@ -3,6 +3,7 @@
 
 #include "analyzer/file_model.h"
 #include "analyzer/torch_api.h"
+#include "analyzer/type_comment.h"
 
 namespace fxlint {
 
@@ -265,6 +266,7 @@ class Indexer {
                             k == AnnotationKind::TensorSequence;
       if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
     }
+    if (auto comment = function_type_comment(def, src_, m_.imports)) apply_type_comment(def, *comment, info);
     if (Node params = def.field("parameters")) {
       for (Node p : NamedChildren(params)) bind_parameter(p, info);
     }
@@ -289,6 +291,25 @@ class Indexer {
     inner.hatch = m_.functions[static_cast<size_t>(idx)].disabled;
     inner.top_level = false;
     if (Node body = def.field("body")) visit_block(body, inner);
+  }
+
+  // A type comment stands for the annotations the header does not have.
+  void apply_type_comment(Node def, const FunctionTypeComment& comment, FunctionInfo& info) {
+    if (!def.field("return_type")) {
+      AnnotationKind k = comment.returns;
+      info.returns_tensor = k == AnnotationKind::Tensor || k == AnnotationKind::OptionalTensor ||
+                            k == AnnotationKind::TensorSequence;
+      if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
+    }
+    size_t count = 0;
+    if (Node params = def.field("parameters")) {
+      for (Node p : NamedChildren(params)) count += p.is_named() ? 1 : 0;
+    }
+    if (info.binds_self() && comment.parameters.size() + 1 == count) {
+      info.comment_parameters.push_back(AnnotationKind::Other);  // `self`, left out as PEP 484 allows
+    }
+    info.comment_parameters.insert(info.comment_parameters.end(), comment.parameters.begin(),
+                                   comment.parameters.end());
   }
 
   void bind_parameter(Node p, FunctionInfo& info) {

@@ -32,6 +32,9 @@ struct CallEdge {
 // Why a function starts a compile region.
 enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint };
 
+// Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]).
+enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor };
+
 struct FunctionInfo {
   Node node;              // function_definition, or a lambda passed to a compiler
   std::string name;
@@ -48,6 +51,9 @@ struct FunctionInfo {
   StringSet nonlocals;  // declared `nonlocal`
   StringMap<int> nested;  // nested def name -> function
   StringMap<Value> first_values;  // what a local's first binding holds
+  // PEP 484 `# type: (A, B) -> R` comment: one kind per parameter, in order
+  // (the omitted `self` of a method counted as Other); empty when none.
+  std::vector<AnnotationKind> comment_parameters;
 
   // `__init__` of a class: it builds the object, so what it stores on `self`
   // is construction, not state the compiled code changes.
@@ -129,8 +135,7 @@ struct IndexOptions {
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
                      const IndexOptions& options);
 
-// Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]).
-enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor };
+// The kind of an annotation expression (see AnnotationKind).
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);
 
 }  // namespace fxlint

@@ -337,8 +337,12 @@ class Walker final : public WalkContext {
       }
       first = false;
       Value v = Value::unknown();
-      if (type) {
-        switch (classify_annotation(type, src_, file_.imports)) {
+      // The annotation, else what a `# type:` comment says of this parameter.
+      AnnotationKind kind = AnnotationKind::Other;
+      if (type) kind = classify_annotation(type, src_, file_.imports);
+      else if (param_index < fn_.comment_parameters.size()) kind = fn_.comment_parameters[param_index];
+      if (type || kind != AnnotationKind::Other) {
+        switch (kind) {
           case AnnotationKind::Tensor: v = Value::tensor(); break;
           case AnnotationKind::OptionalTensor: v = Value::of(ValueKind::OptionalTensor); break;
           case AnnotationKind::TensorSequence: v = Value::of(ValueKind::TensorSequence); break;

@@ -105,3 +105,20 @@ def test_quiet_and_silent(project):
     assert silent.stdout == "" and silent.stderr == ""
     project.write("model.py", "x = 1\n")
     assert project.run("check", "-q").stdout == ""
+
+
+def test_pep484_type_comments_say_which_parameters_are_tensors(project):
+    project.write("m.py", (
+        "import torch\n"
+        "from torch import Tensor\n\n\n"
+        "@torch.compile\n"
+        "def scale(x, n):\n"
+        "    # type: (Tensor, int) -> Tensor\n"
+        "    return x * x.item() * n\n\n\n"
+        "@torch.compile\n"
+        "def plain(x, n):\n"
+        "    return x * x.item() * n\n"))
+    result = project.run("check", "--output-format", "concise")
+    lines = [l for l in result.stdout.splitlines() if ": FX" in l]
+    assert lines == ["m.py:8:16: FX101 `.item()` reads a tensor's value into Python; "
+                     "the trace breaks here or freezes the value"], result.stdout
