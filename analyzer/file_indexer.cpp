@@ -336,8 +336,9 @@ class Indexer {
     };
     if (written == "staticmethod") {
       info.is_static = true;
-    } else if (torch_api::is_disable_decorator(q)) {
-      info.disabled = true;
+    } else if (uint8_t opaque = torch_api::opaque_decorator(q)) {
+      info.opaque_to |= opaque;
+      info.disabled = info.opaque_to == kAllTracers;
     } else if (torch_api::is_compile_decorator(q) || (!written.empty() && listed(options_.compile_decorators))) {
       info.seed = SeedReason::Decorator;
     }

@@ -3,6 +3,7 @@
 // imports, functions and classes with their scopes, call edges, compile-region
 // seeds, and facts about module-level names. Cross-file questions (is this
 // function compiled? is this global mutable?) are answered by ProjectModel.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,13 @@ enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, T
 // Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]).
 enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor };
 
+// The two ways compiled code is traced: torch.fx's symbolic tracer (fx2onnx),
+// and TorchDynamo (torch.compile, torch.export). Some decorators hide a
+// function from one of them only: @torch.fx.wrap makes it a leaf for FX while
+// Dynamo traces through it, and @torch.compiler.disable the other way round.
+enum class Tracer : uint8_t { Fx = 1, Dynamo = 2 };
+inline constexpr uint8_t kAllTracers = 3;
+
 struct FunctionInfo {
   Node node;              // function_definition, or a lambda passed to a compiler
   std::string name;
@@ -42,7 +50,9 @@ struct FunctionInfo {
   int parent = -1;        // enclosing function
   int cls = -1;           // class this is a method of (directly)
   SeedReason seed = SeedReason::None;
-  bool disabled = false;  // @torch.compiler.disable, @torch.jit.script, ...
+  bool disabled = false;  // opaque to every tracer: @torch.jit.script, ...
+  uint8_t opaque_to = 0;  // Tracer bits: called without being traced into
+  bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches

@@ -27,7 +27,8 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
       module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0);
     }
   }
-  compute_regions(entry_points);
+  compute_regions(entry_points, Tracer::Fx);
+  compute_regions(entry_points, Tracer::Dynamo);
 }
 
 std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, TopLevel table) const {
@@ -171,28 +172,28 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
   return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
-void ProjectModel::add_seed(std::vector<FunctionRef>& work, FunctionRef f) {
-  if (!f.valid() || file(f.file).functions[static_cast<size_t>(f.function)].disabled) return;
+void ProjectModel::add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
+  if (!f.valid() || file(f.file).functions[static_cast<size_t>(f.function)].opaque_for(tracer)) return;
   entries_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
-  reach(work, f);
+  reach(work, tracer, f);
 }
 
-void ProjectModel::reach(std::vector<FunctionRef>& work, FunctionRef f) {
+void ProjectModel::reach(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
   if (!f.valid()) return;
-  if (file(f.file).functions[static_cast<size_t>(f.function)].disabled) return;
-  auto flag = region_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
-  if (flag) return;
-  region_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
+  if (file(f.file).functions[static_cast<size_t>(f.function)].opaque_for(tracer)) return;
+  std::vector<std::vector<bool>>& region = regions_[index_of(tracer)];
+  if (region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)]) return;
+  region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
   work.push_back(f);
 }
 
-void ProjectModel::compute_regions(const std::vector<std::string>& entry_points) {
-  region_.clear();
-  entries_.clear();
-  for (const FileModel* f : files_) {
-    region_.emplace_back(f->functions.size(), false);
-    entries_.emplace_back(f->functions.size(), false);
+void ProjectModel::compute_regions(const std::vector<std::string>& entry_points, Tracer tracer) {
+  std::vector<std::vector<bool>>& region = regions_[index_of(tracer)];
+  region.clear();
+  if (entries_.empty()) {
+    for (const FileModel* f : files_) entries_.emplace_back(f->functions.size(), false);
   }
+  for (const FileModel* f : files_) region.emplace_back(f->functions.size(), false);
   std::vector<FunctionRef> work;
 
   for (size_t fi = 0; fi < files_.size(); ++fi) {
@@ -202,7 +203,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
       const FunctionInfo& fn = f.functions[i];
       bool seed = fn.seed != SeedReason::None;
       if (!seed && fn.cls >= 0 && fn.name == "forward") seed = is_module_class({file_index, fn.cls});
-      if (seed) add_seed(work, {file_index, static_cast<int>(i)});
+      if (seed) add_seed(work, tracer, {file_index, static_cast<int>(i)});
     }
     for (const CompileSeed& s : f.compile_seeds) {
       std::string target = s.target;
@@ -213,11 +214,11 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
         ClassRef c{file_index, s.cls};
         FunctionRef m = find_method(c, attr);
         if (m.valid()) {
-          add_seed(work, m);
+          add_seed(work, tracer, m);
           continue;
         }
         ClassRef sub = self_attribute_class(c, attr);
-        if (sub.valid()) add_seed(work, find_method(sub, "forward"));
+        if (sub.valid()) add_seed(work, tracer, find_method(sub, "forward"));
         continue;
       }
       if (!constructed) {
@@ -226,7 +227,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
         if (inst != f.instances.end()) {
           ClassRef c = resolve_class(file_index, inst->second);
           if (c.valid()) {
-            add_seed(work, find_method(c, "forward"));
+            add_seed(work, tracer, find_method(c, "forward"));
             continue;
           }
         }
@@ -237,19 +238,19 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
           if (inst2 != f.instances.end()) {
             ClassRef c = resolve_class(file_index, inst2->second);
             if (c.valid()) {
-              add_seed(work, find_method(c, last));
+              add_seed(work, tracer, find_method(c, last));
               continue;
             }
           }
         }
         FunctionRef fr = resolve_function(file_index, s.function, target);
         if (fr.valid()) {
-          add_seed(work, fr);
+          add_seed(work, tracer, fr);
           continue;
         }
       }
       ClassRef c = resolve_class(file_index, target);
-      if (c.valid()) add_seed(work, find_method(c, "forward"));
+      if (c.valid()) add_seed(work, tracer, find_method(c, "forward"));
     }
   }
 
@@ -261,10 +262,10 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
     const FileModel& f = file(m->second);
     std::string qual = ep.substr(colon + 1);
     for (size_t i = 0; i < f.functions.size(); ++i) {
-      if (f.functions[i].qualname == qual) add_seed(work, {m->second, static_cast<int>(i)});
+      if (f.functions[i].qualname == qual) add_seed(work, tracer, {m->second, static_cast<int>(i)});
     }
     auto c = f.top_classes.find(qual);
-    if (c != f.top_classes.end()) add_seed(work, find_method({m->second, c->second}, "forward"));
+    if (c != f.top_classes.end()) add_seed(work, tracer, find_method({m->second, c->second}, "forward"));
   }
 
   // Everything called from a compiled function is compiled too.
@@ -278,7 +279,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
       switch (e.kind) {
         case CallEdge::Kind::Name: {
           FunctionRef target = resolve_function(cur.file, cur.function, e.name);
-          reach(work, target);
+          reach(work, tracer, target);
           break;
         }
         case CallEdge::Kind::SelfMethod: {
@@ -286,20 +287,20 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
           ClassRef c{cur.file, cls};
           FunctionRef m = find_method(c, e.name);
           if (m.valid()) {
-            reach(work, m);
+            reach(work, tracer, m);
           } else {
             ClassRef sub = self_attribute_class(c, e.name);
-            if (sub.valid()) reach(work, find_method(sub, "forward"));
+            if (sub.valid()) reach(work, tracer, find_method(sub, "forward"));
           }
           break;
         }
         case CallEdge::Kind::SuperMethod: {
           if (cls < 0) break;
-          for (ClassRef b : bases_of({cur.file, cls})) reach(work, find_method(b, e.name));
+          for (ClassRef b : bases_of({cur.file, cls})) reach(work, tracer, find_method(b, e.name));
           break;
         }
         case CallEdge::Kind::Dotted:
-          reach(work, resolve_function(cur.file, cur.function, e.name));
+          reach(work, tracer, resolve_function(cur.file, cur.function, e.name));
           break;
       }
     }
@@ -307,7 +308,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points)
     if (cls >= 0 && fn.name == "forward") {
       for (const std::string& built : f.classes[static_cast<size_t>(cls)].constructed) {
         ClassRef sub = resolve_class(cur.file, built);
-        if (sub.valid() && is_module_class(sub)) reach(work, find_method(sub, "forward"));
+        if (sub.valid() && is_module_class(sub)) reach(work, tracer, find_method(sub, "forward"));
       }
     }
   }

@@ -30,7 +30,15 @@ class ProjectModel {
   // `files` must outlive the model. `entry_points` are "pkg.mod:Qualified.name".
   ProjectModel(std::span<const FileModel* const> files, const std::vector<std::string>& entry_points);
 
-  bool in_region(int file, int function) const { return region_[static_cast<size_t>(file)][static_cast<size_t>(function)]; }
+  // Compiled for either tracer.
+  bool in_region(int file, int function) const {
+    return in_region(file, function, Tracer::Fx) || in_region(file, function, Tracer::Dynamo);
+  }
+  // Traced by `tracer`: a function opaque to it (@torch.fx.wrap for FX,
+  // @torch.compiler.disable for Dynamo) is not, nor what only it calls.
+  bool in_region(int file, int function, Tracer tracer) const {
+    return regions_[index_of(tracer)][static_cast<size_t>(file)][static_cast<size_t>(function)];
+  }
   // Handed to a compiler itself (decorated, passed to torch.compile, a module's
   // forward, an entry point, ...), not only called from compiled code.
   bool is_compile_entry(int file, int function) const {
@@ -62,11 +70,12 @@ class ProjectModel {
   using TopLevel = StringMap<int> FileModel::*;
   // (file, index) of a top-level class or function named by a qualified name; (-1, -1) when none.
   std::pair<int, int> find_exported(const std::string& qualified, TopLevel table) const;
-  void compute_regions(const std::vector<std::string>& entry_points);
+  static size_t index_of(Tracer t) { return t == Tracer::Fx ? 0 : 1; }
+  void compute_regions(const std::vector<std::string>& entry_points, Tracer tracer);
   // A compile entry: in the region, and handed to a compiler itself.
-  void add_seed(std::vector<FunctionRef>& work, FunctionRef f);
+  void add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f);
   // In the region because compiled code calls it.
-  void reach(std::vector<FunctionRef>& work, FunctionRef f);
+  void reach(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f);
   std::vector<ClassRef> bases_of(ClassRef c) const;
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
@@ -75,7 +84,7 @@ class ProjectModel {
   std::span<const FileModel* const> files_;
   StringMap<int> by_module_;  // module name -> file
   StringSet external_writes_;
-  std::vector<std::vector<bool>> region_;
+  std::vector<std::vector<bool>> regions_[2];  // by index_of(Tracer)
   std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
 };

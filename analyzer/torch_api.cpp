@@ -6,6 +6,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "analyzer/file_model.h"
+
 namespace fxlint::torch_api {
 
 namespace {
@@ -200,12 +202,18 @@ bool is_compile_decorator(std::string_view q) {
   return q == "torch.compile" || q == "torch._dynamo.optimize";
 }
 
-bool is_disable_decorator(std::string_view q) {
-  static const Set s = {"torch.compiler.disable", "torch._dynamo.disable", "torch.jit.script",
-                        "torch.jit.ignore", "torch.jit.unused", "torch.fx.wrap",
-                        "torch._dynamo.eval_frame.disable", "torch.compiler.allow_in_graph",
-                        "torch._dynamo.allow_in_graph"};
-  return s.count(q) > 0;
+uint8_t opaque_decorator(std::string_view q) {
+  constexpr uint8_t fx = static_cast<uint8_t>(Tracer::Fx), dynamo = static_cast<uint8_t>(Tracer::Dynamo);
+  // Dynamo's own opt-outs; FX's symbolic tracer does not know them.
+  static const Set dynamo_only = {"torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
+                                  "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"};
+  if (dynamo_only.count(q)) return dynamo;
+  // A leaf for FX, which records a call to it; Dynamo traces through.
+  if (q == "torch.fx.wrap") return fx;
+  // Compiled by TorchScript: neither tracer reads its Python. (jit.ignore and
+  // jit.unused matter to TorchScript only: both tracers trace through them.)
+  if (q == "torch.jit.script") return fx | dynamo;
+  return 0;
 }
 
 HatchPredicate hatch_predicate(std::string_view q) {

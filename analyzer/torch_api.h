@@ -2,6 +2,7 @@
 // What the analyzer knows about torch's API by qualified name: which calls give
 // tensors (and of what dtype kind), which give trace-time Python values, and
 // which names start or end a compile region.
+#include <cstdint>
 #include <string_view>
 
 #include "analyzer/value.h"
@@ -25,8 +26,8 @@ bool is_module_class(std::string_view qualified);
 bool is_compile_function(std::string_view qualified);
 // Decorators that compile the function they decorate.
 bool is_compile_decorator(std::string_view qualified);
-// Decorators that keep a function out of any compile region.
-bool is_disable_decorator(std::string_view qualified);
+// The tracers (Tracer bits) a decorator hides the function from; 0 for most.
+uint8_t opaque_decorator(std::string_view qualified);
 
 // Escape-hatch predicates, as a tracer sees them.
 enum class HatchPredicate { NotAHatch, IsCompiling, IsScriptingOrTracing, IsInOnnxExport };

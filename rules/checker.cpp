@@ -130,9 +130,12 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   }
   if (!checks.empty()) {
     CompiledCodeDispatcher dispatcher(checks);
+    // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
+    Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
     for (size_t f = 0; f < file.model.functions.size(); ++f) {
       int fi = static_cast<int>(f);
-      bool walk = options.scope == Scope::All ? !file.model.functions[f].disabled : project.in_region(index, fi);
+      bool walk = options.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
+                                              : project.in_region(index, fi, tracer);
       if (walk) walk_function(project, index, fi, dispatcher, &arguments);
     }
   }

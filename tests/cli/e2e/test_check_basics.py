@@ -122,3 +122,27 @@ def test_pep484_type_comments_say_which_parameters_are_tensors(project):
     lines = [l for l in result.stdout.splitlines() if ": FX" in l]
     assert lines == ["m.py:8:16: FX101 `.item()` reads a tensor's value into Python; "
                      "the trace breaks here or freezes the value"], result.stdout
+
+
+def test_compile_regions_follow_the_targets_tracer(project):
+    # fx.wrap: a leaf for torch.fx, traced by Dynamo; compiler.disable: the other way
+    # round; jit.unused: TorchScript only, traced by both.
+    project.write("m.py", (
+        "import torch\n\n\n"
+        "@torch.fx.wrap\n"
+        "def wrapped(x: torch.Tensor):\n"
+        "    return x.max().item()\n\n\n"
+        "@torch.compiler.disable\n"
+        "def disabled(x: torch.Tensor):\n"
+        "    return x.min().item()\n\n\n"
+        "@torch.jit.unused\n"
+        "def unused(x: torch.Tensor):\n"
+        "    return x.sum().item()\n\n\n"
+        "class Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return x * wrapped(x) * disabled(x) * unused(x)\n"))
+    rows = {}
+    for target in ("fx2onnx", "dynamo", "export"):
+        result = project.run("check", "--target", target, "--select", "FX101", "--output-format", "json")
+        rows[target] = sorted(d["location"]["row"] for d in json.loads(result.stdout))
+    assert rows == {"fx2onnx": [11, 16], "dynamo": [6, 16], "export": [6, 16]}
