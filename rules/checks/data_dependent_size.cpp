@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kAll = -1;   // every positional argument is a size
 constexpr int kLast = -2;  // the last positional argument
+constexpr int kKeyword = -3;  // only the `size=` keyword (every sized call takes it too)
 
 // Which positional argument of each call gives a size.
 const std::unordered_map<std::string_view, int>& size_functions() {
@@ -17,7 +18,8 @@ const std::unordered_map<std::string_view, int>& size_functions() {
       {"torch.zeros", kAll}, {"torch.ones", kAll}, {"torch.empty", kAll}, {"torch.rand", kAll},
       {"torch.randn", kAll}, {"torch.eye", kAll}, {"torch.randperm", kAll}, {"torch.arange", kAll},
       {"torch.full", 0}, {"torch.linspace", 2}, {"torch.logspace", 2}, {"torch.randint", kLast},
-      {"torch.tril_indices", kAll}, {"torch.triu_indices", kAll}};
+      {"torch.tril_indices", kAll}, {"torch.triu_indices", kAll}, {"torch.normal", kKeyword},
+      {"torch.empty_strided", 0}};
   return m;
 }
 
@@ -54,6 +56,18 @@ class DataDependentSize final : public Check {
       bool is_size = which == kAll || (which == kLast && i + 1 == args.size()) || static_cast<int>(i) == which;
       if (is_size && data_dependent(args[i], ctx)) {
         sink_.report(RuleId::FX304, args[i].range(), "size argument computed from tensor values gives a data-dependent shape");
+        return;
+      }
+    }
+    // `torch.randint(0, 5, size=(n,))`, `torch.normal(0., 1., size=(n,))`.
+    Node arguments = call.field("arguments");
+    if (!arguments) return;
+    for (Node a : NamedChildren(arguments)) {
+      if (!a.is(NodeKind::KeywordArgument)) continue;
+      Node name = a.field("name");
+      Node value = a.field("value");
+      if (name && value && name.text(ctx.source()) == "size" && data_dependent(value, ctx)) {
+        sink_.report(RuleId::FX304, value.range(), "size argument computed from tensor values gives a data-dependent shape");
         return;
       }
     }

@@ -146,3 +146,17 @@ def test_compile_regions_follow_the_targets_tracer(project):
         result = project.run("check", "--target", target, "--select", "FX101", "--output-format", "json")
         rows[target] = sorted(d["location"]["row"] for d in json.loads(result.stdout))
     assert rows == {"fx2onnx": [11, 16], "dynamo": [6, 16], "export": [6, 16]}
+
+
+def test_size_keyword_computed_from_tensor_values(project):
+    project.write("m.py", (
+        "import torch\n\n\n"
+        "@torch.compile\n"
+        "def f(x: torch.Tensor):\n"
+        "    n = x.sum().int()\n"
+        "    a = torch.randint(0, 5, size=(n,))\n"
+        "    b = torch.normal(0.0, 1.0, size=(n,))\n"
+        "    c = torch.randint(0, 5, size=x.shape)\n"
+        "    return a, b, c\n"))
+    result = project.run("check", "--select", "FX304", "--output-format", "json")
+    assert sorted(d["location"]["row"] for d in json.loads(result.stdout)) == [7, 8]
