@@ -1,0 +1,678 @@
+"""docs/agreement.md from the zoo's results: the capture against TorchDynamo, fxlint's static
+findings against TorchDynamo, torch.export and the ONNX exporter, the disagreements, and speed.
+
+Every figure is computed here from results.jsonl, the executed-line files and the cached
+fxlint findings; nothing is adjusted. A site is a (file, line) pair; "same statement" also
+counts a finding on another line of the same Python statement (a call spread over several
+lines is reported by Dynamo at the line of the failing call and by fxlint where the
+expression starts).
+"""
+
+import ast
+import collections
+import importlib.metadata
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+LIB_NAMES = ("torchvision", "timm", "transformers")
+
+
+# ----------------------------------------------------------------------------- loading
+
+def load(results_dir):
+    recs = {}
+    with open(os.path.join(results_dir, "results.jsonl")) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                recs[r["name"]] = r
+    lint = {}
+    for t in ("dynamo", "export", "fx2onnx"):
+        p = os.path.join(results_dir, "fxlint", f"{t}.json")
+        if os.path.exists(p):
+            with open(p) as f:
+                lint[t] = json.load(f)
+    lines = {}
+    for r in recs.values():
+        lf = r.get("lines_file")
+        if lf and os.path.exists(os.path.join(results_dir, lf)):
+            with open(os.path.join(results_dir, lf)) as f:
+                lines[r["name"]] = {k: set(v) for k, v in json.load(f).items()}
+    return recs, lint, lines
+
+
+def short(path):
+    """A library file relative to site-packages (torchvision/ops/boxes.py)."""
+    marker = "site-packages/"
+    return path.split(marker, 1)[1] if marker in path else path
+
+
+class Statements:
+    """line -> first line of the statement that holds it (for compound statements, their header)."""
+
+    def __init__(self):
+        self.maps = {}
+        self.funcs = {}
+
+    def func_start(self, path, line):
+        """The first line of the innermost function holding the line (its code object's
+        co_firstlineno: the first decorator, else the def), or None."""
+        spans = self.funcs.get(path)
+        if spans is None:
+            spans = []
+            try:
+                with open(path) as f:
+                    tree = ast.parse(f.read())
+                for node in ast.walk(tree):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+                        spans.append((node.lineno, node.end_lineno, first))
+            except (OSError, SyntaxError, ValueError):
+                pass
+            self.funcs[path] = spans
+        best = None
+        for lo, hi, first in spans:
+            if lo <= line <= hi and (best is None or lo >= best[0]):
+                best = (lo, hi, first)
+        return best[2] if best else None
+
+    def key(self, path, line):
+        m = self.maps.get(path)
+        if m is None:
+            m = self.maps[path] = self._build(path)
+        return (path, m.get(line, line))
+
+    @staticmethod
+    def _build(path):
+        try:
+            with open(path) as f:
+                tree = ast.parse(f.read())
+        except (OSError, SyntaxError, ValueError):
+            return {}
+        m = {}
+
+        def visit(node):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    body = None
+                    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                        v = getattr(child, field, None)
+                        if isinstance(v, list) and v and hasattr(v[0], "lineno"):
+                            body = v[0].lineno if body is None else min(body, v[0].lineno)
+                    end = child.end_lineno if body is None else body - 1
+                    for n in range(child.lineno, max(child.lineno, end) + 1):
+                        m[n] = child.lineno
+                visit(child)
+
+        visit(tree)
+        return m
+
+
+def pct(a, b):
+    return f"{100.0 * a / b:.1f}% ({a}/{b})" if b else "n/a (0)"
+
+
+def ok(rec, step):
+    return bool(rec.get("steps", {}).get(step, {}).get("ok"))
+
+
+def lib_of(path):
+    p = short(path)
+    if p.startswith("torch/nn/"):
+        return "torch.nn"
+    head = p.split("/", 1)[0]
+    return head if head in LIB_NAMES else None
+
+
+def src(path, line):
+    import linecache
+
+    return linecache.getline(path, line).strip()
+
+
+# ----------------------------------------------------------------------------- figures
+
+def render(results_dir):
+    recs, lint, lines = load(results_dir)
+    st = Statements()
+    out = []
+    w = out.append
+    all_recs = sorted(recs.values(), key=lambda r: r["name"])
+    built = [r for r in all_recs if ok(r, "build")]
+    build_failed = [r for r in all_recs if not ok(r, "build")]
+    timeouts = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("timeout")]
+    crashed = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("crashed")]
+    dates = sorted(r["date"] for r in all_recs if r.get("date"))
+    versions = {}
+    for pkg in ("torch", "torchvision", "timm", "transformers", "onnx", "onnxruntime", "onnxscript"):
+        try:
+            versions[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            versions[pkg] = "?"
+    fams = collections.Counter(r["family"].split(".")[0] for r in built)
+    key = next(iter(lint.values()), {}).get("key", {})
+
+    w("# Agreement with the real compilers: the model zoo")
+    w("")
+    w("Generated by `python bench/zoo/zoo.py report` from the results of `bench/zoo/zoo.py run` "
+      "([bench/zoo/README.md](../bench/zoo/README.md)); do not edit by hand. These figures are the "
+      "baseline that later work on the analyzer and the capture raises; they are what the run measured.")
+    w("")
+    w(f"- Run: {dates[0] if dates else '?'} to {dates[-1] if dates else '?'}; "
+      + ", ".join(f"{k} {v}" for k, v in versions.items()) + "; CPU, one torch thread per model.")
+    caps = sorted({r.get("capture_module", "?") for r in built})
+    w(f"- fxlint: `{key.get('fxlint', '?')}` (sha256 {key.get('fxlint_sha256', '?')}), over "
+      f"{key.get('files', '?')} library files; capture: `fxlint_capture` from "
+      + ", ".join(f"`{c}`{_so_digest(c)}" for c in caps) + ".")
+    w(f"- Models: {len(all_recs)} attempted, **{len(built)} built and ran eagerly** "
+      f"({', '.join(f'{k} {v}' for k, v in sorted(fams.items()))}); {len(build_failed)} failed to build or run "
+      f"eagerly; {len(timeouts)} steps timed out; {len(crashed)} steps crashed their process.")
+    w("- Random weights everywhere (`weights=None`, `pretrained=False`, transformers models from small "
+      "config classes); small inputs (1x3x64x64 where the model accepts it, 8 tokens). "
+      "Models in `eval()`; eager, capture and Dynamo under `torch.no_grad()`.")
+    w("")
+
+    # ------------------------------------------------------------------ capture vs dynamo
+    both = [r for r in built if ok(r, "capture") and ok(r, "dynamo")]
+    same_gc = [r for r in both if r["steps"]["capture"]["graph_count"] == r["steps"]["dynamo"]["graph_count"]]
+    one_both = [r for r in both if r["steps"]["dynamo"]["graph_count"] == 1]
+    dyn_pairs, cap_pairs = set(), set()
+    dyn_pairs_stmt, cap_pairs_stmt = set(), set()
+    cap_only = collections.defaultdict(list)
+    dyn_only = collections.defaultdict(list)
+    skipped = {(f["filename"], f["firstlineno"]) for r in built if ok(r, "dynamo")
+               for f in r["steps"]["dynamo"].get("skipped_frames", [])}
+
+    def in_skipped(x):
+        return (x[0], st.func_start(*x)) in skipped
+    dyn_reason, cap_reason = {}, {}
+    for r in both:
+        d = {(s["filename"], s["lineno"]) for s in r["steps"]["dynamo"]["break_sites"]}
+        c = {(s["filename"], s["lineno"]) for s in r["steps"]["capture"]["break_sites"]}
+        for s in r["steps"]["dynamo"]["break_sites"]:
+            dyn_reason.setdefault((s["filename"], s["lineno"]), s["reason"])
+        for s in r["steps"]["capture"]["break_sites"]:
+            cap_reason.setdefault((s["filename"], s["lineno"]), f"{s['code']} {s['reason']}")
+        dyn_pairs |= {(r["name"],) + x for x in d}
+        cap_pairs |= {(r["name"],) + x for x in c}
+        ds = {st.key(*x) for x in d}
+        cs = {st.key(*x) for x in c}
+        dyn_pairs_stmt |= {(r["name"],) + x for x in ds}
+        cap_pairs_stmt |= {(r["name"],) + x for x in cs}
+        for x in c - d:
+            if st.key(*x) not in ds:
+                cap_only[x].append(r["name"])
+        for x in d - c:
+            if st.key(*x) not in cs:
+                dyn_only[x].append(r["name"])
+    cap_fail = [r for r in built if r["steps"].get("capture") and not ok(r, "capture")]
+    dyn_fail = [r for r in built if r["steps"].get("dynamo") and not ok(r, "dynamo")]
+    replay_bad = [r for r in built if ok(r, "capture") and r["steps"]["capture"].get("replay_ok") is False]
+    res_bad = [r for r in built if ok(r, "capture") and r["steps"]["capture"].get("result_vs_eager") not in ("ok", None)
+               and r["steps"]["capture"].get("result_vs_eager_max_diff") is None]
+
+    w("## Capture vs TorchDynamo")
+    w("")
+    w(f"Over the {len(both)} models where both `fxlint_capture.explain(model)` (dynamo mode) and "
+      f"`torch._dynamo.explain(model)` ran:")
+    w("")
+    w(f"- same graph count: **{pct(len(same_gc), len(both))}** of models "
+      f"(Dynamo captured {len(one_both)} of them in one graph);")
+    w(f"- Dynamo's break sites (model, file:line of the innermost frame) where the capture also breaks: "
+      f"**{pct(len(dyn_pairs & cap_pairs), len(dyn_pairs))}**; same statement: "
+      f"{pct(len(dyn_pairs_stmt & cap_pairs_stmt), len(dyn_pairs_stmt))};")
+    w(f"- the capture's break sites where Dynamo also breaks: {pct(len(dyn_pairs & cap_pairs), len(cap_pairs))};")
+    w(f"- the capture raised on {len(cap_fail)} models (Dynamo raised on {len(dyn_fail)}); "
+      f"{len(replay_bad)} captures have a graph that does not replay what ran; "
+      f"{len(res_bad)} returned a result whose tensors differ in structure from eager.")
+    w("")
+    gc_diff = [r for r in both if r not in same_gc]
+    if gc_diff:
+        w("Graph counts that differ (capture / Dynamo):")
+        w("")
+        w(", ".join(f"`{r['name']}` {r['steps']['capture']['graph_count']}/{r['steps']['dynamo']['graph_count']}"
+                    for r in gc_diff))
+        w("")
+    w("### Where the capture breaks and Dynamo does not")
+    w("")
+    w("\"Dynamo skipped the frame\": Dynamo met a graph break inside a loop of the function that holds "
+      "the site, so it ran that whole function eagerly (\"graph break in loop\", recorded from Dynamo's "
+      "counters) and reports no break in it; the capture resumes after each break instead.")
+    w("")
+    if cap_only:
+        n_sk = sum(1 for x in cap_only if in_skipped(x))
+        w(f"{len(cap_only)} sites, {n_sk} of them in a function Dynamo skipped.")
+        w("")
+        w("| site | capture's reason | Dynamo skipped the frame | models |")
+        w("|---|---|---|---|")
+        for x, ms in sorted(cap_only.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {cap_reason.get(x, '')[:120]} | "
+              f"{'yes' if in_skipped(x) else 'no'} | {_models(ms)} |")
+    else:
+        w("None.")
+    w("")
+    w("### Where Dynamo breaks and the capture does not")
+    w("")
+    if dyn_only:
+        w("| site | Dynamo's reason | models |")
+        w("|---|---|---|")
+        for x, ms in sorted(dyn_only.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {dyn_reason.get(x, '')[:120]} | {_models(ms)} |")
+    else:
+        w("None.")
+    w("")
+    if cap_fail or replay_bad:
+        w("Captures that raised or do not replay:")
+        w("")
+        for r in cap_fail:
+            c = r["steps"]["capture"]
+            where = f" at `{short(c['site']['filename'])}:{c['site']['lineno']}`" if c.get("site") else ""
+            w(f"- `{r['name']}`: {c.get('error_type', '')} {(c.get('error') or '').splitlines()[0][:200] if c.get('error') else ''}{where}")
+        for r in replay_bad:
+            w(f"- `{r['name']}`: replay: {'; '.join(r['steps']['capture'].get('replay_failures') or [])[:300]}")
+        w("")
+
+    # ------------------------------------------------------------------ static vs the compilers
+    w("## fxlint (static) vs the compilers")
+    w("")
+    w("fxlint ran once per target over every Python file of torchvision, timm, transformers and "
+      "torch/nn (`bench/zoo/fxlint.toml`: no excludes; default `--scope reachable`). A finding counts "
+      "for a model when the model's eager forward executed its line (`sys.settrace` over those files). "
+      "Recall is over distinct sites (union over models); precision over distinct lines with an fxlint "
+      "**error** that some model executed.")
+    w("")
+    by_line = {t: _index(v["findings"]) for t, v in lint.items()}
+    by_stmt = {t: _index_stmt(v["findings"], st) for t, v in lint.items()}
+
+    # dynamo
+    dyn_models = [r for r in built if ok(r, "dynamo") and r["name"] in lines]
+    dyn_sites = {}  # (file, line) -> info, innermost frame in a library
+    dyn_outside = collections.defaultdict(list)  # innermost frame outside the libraries -> its library caller
+    for r in dyn_models:
+        for s in r["steps"]["dynamo"]["break_sites"]:
+            x = (s["filename"], s["lineno"])
+            if lib_of(s["filename"]):
+                dyn_sites.setdefault(x, {"reason": s["reason"], "models": []})["models"].append(r["name"])
+            else:
+                lib = s.get("lib_site")
+                dyn_outside[x].append((r["name"], (lib["filename"], lib["lineno"]) if lib else None, s["reason"]))
+    w("### `--target dynamo` vs TorchDynamo")
+    w("")
+    rec_line = [x for x in dyn_sites if by_line["dynamo"].get(x)]
+    rec_err = [x for x in dyn_sites if any(f[4] == "error" for f in by_line["dynamo"].get(x, []))]
+    rec_stmt = [x for x in dyn_sites if by_stmt["dynamo"].get(st.key(*x))]
+    w(f"- **Recall**: of Dynamo's {len(dyn_sites)} distinct break sites in library code "
+      f"(over {len(dyn_models)} models), fxlint `--target dynamo` has a finding on the line at "
+      f"**{pct(len(rec_line), len(dyn_sites))}** (an error: {pct(len(rec_err), len(dyn_sites))}; "
+      f"a finding in the same statement: {pct(len(rec_stmt), len(dyn_sites))}).")
+    if dyn_outside:
+        callers = {c for v in dyn_outside.values() for _, c, _ in v if c}
+        rec_c = [c for c in callers if by_stmt["dynamo"].get(st.key(*c))]
+        w(f"  A further {len(dyn_outside)} distinct Dynamo break sites have their innermost frame outside "
+          f"the libraries (torch internals); their innermost library caller has a finding in the same "
+          f"statement at {pct(len(rec_c), len(callers))}.")
+    exec_dyn = _executed(dyn_models, lines)
+    errs = _errors_on(by_line["dynamo"], exec_dyn)
+    dyn_site_set = set(dyn_sites)
+    dyn_site_stmt = {st.key(*x) for x in dyn_site_set}
+    prec = [x for x in errs if x in dyn_site_set]
+    prec_stmt = [x for x in errs if st.key(*x) in dyn_site_stmt]
+    w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target dynamo` error that "
+      f"these models executed, **{pct(len(prec), len(errs))}** are Dynamo break sites "
+      f"(same statement: {pct(len(prec_stmt), len(errs))}).")
+    seen = [x for x in errs if not in_skipped(x)]
+    w(f"  Of those lines, {len(errs) - len(seen)} lie in functions Dynamo skipped (a graph break in a loop: "
+      f"Dynamo ran them eagerly and reports nothing in them); over the other {len(seen)}, "
+      f"{pct(len([x for x in seen if st.key(*x) in dyn_site_stmt]), len(seen))} are Dynamo break sites "
+      f"(same statement).")
+    w("")
+
+    # export and onnx
+    exp_models = [r for r in built if r["name"] in lines and
+                  (r["steps"].get("export_nonstrict") or r["steps"].get("export_strict"))]
+    exp_sites = {}
+    for r in exp_models:
+        for step in ("export_nonstrict", "export_strict"):
+            v = r["steps"].get(step) or {}
+            if v.get("ok") is False and v.get("site") and not v.get("timeout"):
+                x = (v["site"]["filename"], v["site"]["lineno"])
+                e = exp_sites.setdefault(x, {"reason": f"{v.get('error_type')}: {_first(v.get('error'))}",
+                                             "models": set(), "modes": set()})
+                e["models"].add(r["name"])
+                e["modes"].add(step.split("_")[1])
+    w("### `--target export` vs `torch.export.export`")
+    w("")
+    n_ns = sum(1 for r in exp_models if (r["steps"].get("export_nonstrict") or {}).get("ok") is not None)
+    n_s = sum(1 for r in exp_models if (r["steps"].get("export_strict") or {}).get("ok") is not None)
+    n_skip = sum(1 for r in exp_models if (r["steps"].get("export_strict") or {}).get("skipped"))
+    w(f"Non-strict export ran on {n_ns} models, strict export on {n_s}"
+      + (f" (skipped on {n_skip} where Dynamo took the model in one graph without a break and non-strict "
+         f"export passed: `--strict-export auto`)" if n_skip else "") + ". A failure site is the innermost "
+      "library frame of the compiler's first failure.")
+    w("")
+    _static_vs_failures(w, "export", exp_models, exp_sites, by_line, by_stmt, st, lines,
+                        ["export_nonstrict", "export_strict"], dyn_site_set)
+    onnx_models = [r for r in built if r["name"] in lines and r["steps"].get("onnx", {}).get("ok") is not None]
+    onnx_sites = {}
+    for r in onnx_models:
+        v = r["steps"]["onnx"]
+        if v.get("ok") is False and v.get("site") and not v.get("timeout"):
+            x = (v["site"]["filename"], v["site"]["lineno"])
+            e = onnx_sites.setdefault(x, {"reason": f"{v.get('error_type')}: {_first(v.get('summary') or v.get('error'))}",
+                                          "models": set(), "modes": set()})
+            e["models"].add(r["name"])
+    w("### `--target fx2onnx` vs `torch.onnx.export(dynamo=True)`")
+    w("")
+    _static_vs_failures(w, "fx2onnx", onnx_models, onnx_sites, by_line, by_stmt, st, lines, ["onnx"], dyn_site_set)
+    onnx_ok = [r for r in onnx_models if r["steps"]["onnx"].get("ok")]
+    diffs = [r["steps"]["onnx"].get("ort_vs_eager_max_diff") for r in onnx_ok
+             if r["steps"]["onnx"].get("ort_vs_eager_max_diff") is not None]
+    nosite = [r for r in onnx_models if r["steps"]["onnx"].get("ok") is False and not r["steps"]["onnx"].get("site")]
+    rel = {r["name"]: r["steps"]["onnx"]["ort_vs_eager_max_diff"] / r["steps"]["onnx"]["eager_scale"]
+           for r in onnx_ok if r["steps"]["onnx"].get("ort_vs_eager_max_diff") is not None
+           and r["steps"]["onnx"].get("eager_scale")}
+    w(f"The exporter succeeded on {pct(len(onnx_ok), len(onnx_models))} of the models it ran on "
+      f"(skipped above the parameter limit: "
+      f"{sum(1 for r in built if (r['steps'].get('onnx') or {}).get('skipped'))}); ONNX Runtime vs eager, "
+      f"largest absolute difference: median {_med(diffs)}, max {max(diffs) if diffs else 'n/a'}"
+      + (f"; relative to the largest eager output (recorded for {len(rel)} models): median {_med(rel.values())}, "
+         f"max {max(rel.values()):.3g}" if rel else "") + ". "
+      f"{len(nosite)} failures carry no library file:line (the exporter failed after capture: decomposition, "
+      f"translation, or ONNX Runtime).")
+    big = sorted((r["name"], r["steps"]["onnx"]["ort_vs_eager_max_diff"], rel.get(r["name"])) for r in onnx_ok
+                 if (r["steps"]["onnx"].get("ort_vs_eager_max_diff") or 0) > 1e-3)
+    if big:
+        w("")
+        w("Absolute differences above 1e-3 (random weights make some deep networks' outputs huge, so the "
+          "relative figure is the one to read where recorded): " + ", ".join(
+              f"`{n}` {d:.3g}" + (f" (relative {q:.2g})" if q is not None else "") for n, d, q in big) + ".")
+    fails = [r for r in onnx_models if r["steps"]["onnx"].get("ok") is False]
+    if fails:
+        w("")
+        w("ONNX export failures by cause: " + ", ".join(
+            f"{k} {v}" for k, v in collections.Counter(
+                _onnx_cause(r["steps"]["onnx"]) for r in fails).most_common()) + ".")
+    w("")
+
+    # ------------------------------------------------------------------ disagreements
+    w("## Disagreements")
+    w("")
+    w("Reading notes. `torch._dynamo.explain` lists a break only in frames it traced: where a break "
+      "falls inside a loop, Dynamo runs that whole function eagerly and lists nothing in it (the "
+      "functions it calls are traced on their own), so a site can be a real break that Dynamo does "
+      "not list (\"Dynamo skipped the frame\"). torch.export and the ONNX exporter stop at their "
+      "first failure, so each failing model contributes one site. A line that the eager run executed "
+      "may still not be reached by a compiler in the same way (a branch on `dtype` or on an argument "
+      "can skip the flagged expression).")
+    w("")
+    w("### Dynamo breaks, fxlint `--target dynamo` has no finding in the statement (static misses)")
+    w("")
+    misses = {x: v for x, v in dyn_sites.items() if not by_stmt["dynamo"].get(st.key(*x))}
+    if misses:
+        w("| site | code | Dynamo's reason | models |")
+        w("|---|---|---|---|")
+        for x, v in sorted(misses.items(), key=lambda kv: (-len(set(kv[1]["models"])), kv[0])):
+            w(f"| `{short(x[0])}:{x[1]}` | `{src(*x)[:90]}` | {v['reason'][:110]} | {_models(sorted(set(v['models'])))} |")
+    else:
+        w("None.")
+    w("")
+    if dyn_outside:
+        w("Dynamo break sites inside torch (innermost frame), with the library line that called into them:")
+        w("")
+        w("| torch site | Dynamo's reason | library caller | finding there | models |")
+        w("|---|---|---|---|---|")
+        for x, v in sorted(dyn_outside.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            callers = sorted({c for _, c, _ in v if c})
+            c0 = callers[0] if callers else None
+            fnd = ",".join(sorted({f[3] for f in by_stmt["dynamo"].get(st.key(*c0), [])})) if c0 else ""
+            w(f"| `{short(x[0])}:{x[1]}` | {v[0][2][:100]} | "
+              f"{f'`{short(c0[0])}:{c0[1]}` `{src(*c0)[:70]}`' if c0 else '-'} | {fnd or 'none'} | "
+              f"{_models(sorted({m for m, _, _ in v}))} |")
+        w("")
+    w("### fxlint `--target dynamo` errors on executed lines where Dynamo does not break (static false alarms)")
+    w("")
+    fa = [x for x in errs if st.key(*x) not in dyn_site_stmt]
+    who = _who_executed(dyn_models, lines, set(fa))
+    w(f"{len(fa)} lines, by rule: " + ", ".join(
+        f"{c} {n}" for c, n in collections.Counter(
+            f[3] for x in fa for f in by_line["dynamo"][x] if f[4] == "error").most_common()) + ".")
+    w("")
+    if fa:
+        w("| line | finding | Dynamo skipped the frame | models that ran it |")
+        w("|---|---|---|---|")
+        for x in sorted(fa, key=lambda x: (-len(who.get(x, ())), x)):
+            f0 = [f for f in by_line["dynamo"][x] if f[4] == "error"]
+            codes = ", ".join(sorted({f[3] for f in f0}))
+            w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {codes}: {f0[0][5][:100]} | "
+              f"{'yes' if in_skipped(x) else 'no'} | {_models(sorted(who.get(x, ())), 4)} |")
+    w("")
+    w("### torch.export / ONNX exporter failures with no fxlint finding in the statement")
+    w("")
+    rows = []
+    for name, sites, tgt in (("torch.export", exp_sites, "export"), ("ONNX exporter", onnx_sites, "fx2onnx")):
+        for x, v in sites.items():
+            if not by_stmt[tgt].get(st.key(*x)):
+                rows.append((name, x, v))
+    if rows:
+        w("| compiler | site | reason | models |")
+        w("|---|---|---|---|")
+        for name, x, v in sorted(rows, key=lambda t: (t[0], -len(t[2]["models"]), t[1])):
+            modes = f" ({'/'.join(sorted(v['modes']))})" if v["modes"] else ""
+            w(f"| {name}{modes} | `{short(x[0])}:{x[1]}` `{src(*x)[:70]}` | {v['reason'][:120]} | "
+              f"{_models(sorted(v['models']))} |")
+    else:
+        w("None.")
+    w("")
+
+    # ------------------------------------------------------------------ speed
+    w("## Speed")
+    w("")
+    ratio_c = [r["steps"]["capture"]["compile_time_s"] / r["steps"]["dynamo"]["time_s"] for r in both
+               if r["steps"]["dynamo"].get("time_s")]
+    ratio_t = [r["steps"]["capture"]["time_s"] / r["steps"]["dynamo"]["time_s"] for r in both
+               if r["steps"]["dynamo"].get("time_s")]
+    ratio_e = [r["steps"]["capture"]["compile_time_s"] / r["steps"]["eager"]["time_s"] for r in both
+               if ok(r, "eager") and r["steps"]["eager"].get("time_s")]
+    w(f"Over the {len(both)} models where both ran (wall time, one thread, on a shared 2-core machine):")
+    w("")
+    w(f"- capture / `torch._dynamo.explain`: median **{_med(ratio_c)}** (capture without its replay); "
+      f"{_med(ratio_t)} with the replay of every graph;")
+    w(f"- capture / eager forward: median **{_med(ratio_e)}** (the capture runs the model once, concolically);")
+    w("")
+    w("| step | median | max | models |")
+    w("|---|---|---|---|")
+    for step in ("build", "eager", "capture", "dynamo", "export_nonstrict", "export_strict", "onnx"):
+        ts = [r["steps"][step]["time_s"] for r in built if r["steps"].get(step, {}).get("time_s") is not None
+              and r["steps"][step].get("ok") is not None]
+        w(f"| {step} | {_med(ts)} s | {max(ts) if ts else 0:.2f} s | {len(ts)} |")
+    walls = [r["wall_s"] for r in all_recs if r.get("wall_s")]
+    w("")
+    w(f"Whole model (all steps, its own process): median {_med(walls)} s, total {sum(walls) / 60:.0f} "
+      f"process-minutes.")
+    w("")
+
+    # ------------------------------------------------------------------ coverage
+    w("## Models")
+    w("")
+    w("Which models ran, at which input, and what each side saw. capture / dynamo: graph count "
+      "(`E` raised); export: non-strict / strict (`ok`, `F` failed, `T` timed out); onnx: `ok`, `F`, "
+      "`skip`.")
+    w("")
+    not_run = _not_run(recs)
+    if not_run:
+        w(f"In the zoo but not run this time ({len(not_run)}; `zoo.py run` resumes with them):")
+        w("")
+        w(", ".join(f"`{n}`" for n in not_run))
+        w("")
+    if build_failed:
+        w("Failed to build or to run eagerly (every input size tried):")
+        w("")
+        for r in build_failed:
+            err = (r["steps"].get("build", {}).get("error") or r.get("status", "")).splitlines()
+            w(f"- `{r['name']}`: {err[-1][:200] if err else r.get('status')}")
+        w("")
+    if timeouts or crashed:
+        w("Timed out or crashed (the step, then the rest of the model skipped when the whole model's "
+          "limit was reached):")
+        w("")
+        for n, s in timeouts:
+            w(f"- `{n}`: {s} timed out")
+        for n, s in crashed:
+            w(f"- `{n}`: {s} crashed")
+        w("")
+    w("| model | input | capture | dynamo | export | onnx | fxlint dynamo errors on executed lines |")
+    w("|---|---|---|---|---|---|---|")
+    for r in built:
+        s = r["steps"]
+        errs_m = sum(1 for f in r.get("static", {}).get("dynamo", []) if f[4] == "error")
+        w(f"| `{r['name']}` | {' '.join(map(str, r.get('inputs', [])))[:60]} | {_gc(s.get('capture'))} | "
+          f"{_gc(s.get('dynamo'))} | {_st(s.get('export_nonstrict'))}/{_st(s.get('export_strict'))} | "
+          f"{_st(s.get('onnx'))} | {errs_m} |")
+    w("")
+    return "\n".join(out)
+
+
+def _so_digest(path):
+    import glob
+    import hashlib
+
+    sos = glob.glob(os.path.join(path, "_fxlint_capture*.so"))
+    if not sos:
+        return ""
+    with open(sos[0], "rb") as f:
+        return f" (extension sha256 {hashlib.sha256(f.read()).hexdigest()[:16]})"
+
+
+def _onnx_cause(step):
+    if step.get("timeout"):
+        return "timeout"
+    if step.get("error_type") == "CaptureFailed":
+        return "torch.export failed (both modes)"
+    return step.get("error_type") or "?"
+
+
+def _not_run(recs):
+    try:
+        import models
+
+        return [s.name for s in models.all_specs() if s.name not in recs]
+    except Exception:  # noqa: BLE001 - the report does not need the libraries
+        return []
+
+
+def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, steps, dyn_sites):
+    rec_line = [x for x in sites if by_line[target].get(x)]
+    rec_stmt = [x for x in sites if by_stmt[target].get(st.key(*x))]
+    failed = [r for r in models if any((r["steps"].get(s) or {}).get("ok") is False
+                                       and not (r["steps"].get(s) or {}).get("timeout") for s in steps)]
+    passed = [r for r in models if r not in failed and any((r["steps"].get(s) or {}).get("ok") for s in steps)
+              and all((r["steps"].get(s) or {}).get("ok") is not False for s in steps)]
+    w(f"- **Recall**: of the {len(sites)} distinct failure sites in library code (the first failure of each "
+      f"model that failed, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
+      f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
+    execd = _executed(models, lines)
+    errs = _errors_on(by_line[target], execd)
+    site_stmt = {st.key(*x) for x in sites}
+    prec = [x for x in errs if x in sites]
+    prec_stmt = [x for x in errs if st.key(*x) in site_stmt]
+    broad = {st.key(*x) for x in dyn_sites} | site_stmt
+    prec_broad = [x for x in errs if st.key(*x) in broad]
+    w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target {target}` error that these "
+      f"models executed, **{pct(len(prec), len(errs))}** are failure sites (same statement: "
+      f"{pct(len(prec_stmt), len(errs))}). The compiler reports only its first failure per model, so this "
+      f"undercounts; against failure sites and Dynamo break sites together: {pct(len(prec_broad), len(errs))}.")
+
+    def has_err(r):
+        return any(f[4] == "error" for f in r.get("static", {}).get(target, []))
+
+    f_flag = [r for r in failed if has_err(r)]
+    p_clean = [r for r in passed if not has_err(r)]
+    w(f"- Per model: of the {len(failed)} models the compiler failed on, fxlint has an error on an executed "
+      f"line for {pct(len(f_flag), len(failed))}; of the {len(passed)} it exported, fxlint has no error on an "
+      f"executed line for {pct(len(p_clean), len(passed))}.")
+    w("")
+
+
+def _index(findings):
+    out = collections.defaultdict(list)
+    for f in findings:
+        out[(f[0], f[1])].append(f)
+    return out
+
+
+def _index_stmt(findings, st):
+    out = collections.defaultdict(list)
+    for f in findings:
+        out[st.key(f[0], f[1])].append(f)
+    return out
+
+
+def _executed(models, lines):
+    ex = set()
+    for r in models:
+        for fname, nums in lines.get(r["name"], {}).items():
+            ex |= {(fname, n) for n in nums}
+    return ex
+
+
+def _errors_on(by_line, executed):
+    return sorted(x for x, fs in by_line.items() if x in executed and any(f[4] == "error" for f in fs))
+
+
+def _who_executed(models, lines, wanted):
+    who = collections.defaultdict(list)
+    for r in models:
+        for fname, nums in lines.get(r["name"], {}).items():
+            for n in nums:
+                if (fname, n) in wanted:
+                    who[(fname, n)].append(r["name"])
+    return who
+
+
+def _models(names, limit=6):
+    names = list(names)
+    shown = ", ".join(f"`{n}`" for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _first(text):
+    lines = (text or "").strip().splitlines()
+    return lines[0][:200] if lines else ""
+
+
+def _med(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "n/a"
+    m = statistics.median(xs)
+    return f"{m:.3g}" if m < 100 else f"{m:.0f}"
+
+
+def _gc(step):
+    if not step:
+        return "-"
+    if step.get("timeout"):
+        return "T"
+    if not step.get("ok"):
+        return "E"
+    return str(step.get("graph_count"))
+
+
+def _st(step):
+    if not step:
+        return "-"
+    if step.get("timeout"):
+        return "T"
+    if step.get("ok") is None:
+        return "skip"
+    return "ok" if step.get("ok") else "F"
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(render(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results")))

@@ -1,0 +1,126 @@
+"""Smoke test of the model zoo harness (bench/zoo/zoo.py) on four small models: a torchvision
+classifier, a timm model and a transformers decoder with every step, and a torchvision detector
+(eager, capture and Dynamo only, to keep the test short). It checks that each per-model record
+is complete and consistent, not what the figures are.
+
+Run by ctest as `zoo_smoke`; by hand:
+    PYTHONPATH=build/python .venv/bin/python -m pytest -q bench/zoo/test_zoo_smoke.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+FULL = ["tv/mobilenet_v3_small", "timm/resnet18", "hf/gpt2"]
+DETECTOR = "tv/fasterrcnn_mobilenet_v3_large_320_fpn"
+LIB_DIRS = ("torchvision/", "timm/", "transformers/", "torch/nn/")
+
+
+def _zoo(results, *args):
+    cmd = [sys.executable, os.path.join(HERE, "zoo.py"), "run", "--results", str(results), "--jobs", "2",
+           "--lint", "executed", "--timeout", "240", "--step-timeout", "120", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    results = tmp_path_factory.mktemp("zoo")
+    first = _zoo(results, "--only", ",".join(FULL))
+    second = _zoo(results, "--only", ",".join(FULL + [DETECTOR]), "--steps", "eager,capture,dynamo")
+    with open(results / "results.jsonl") as f:
+        recs = {r["name"]: r for r in map(json.loads, f)}
+    return results, recs, first, second
+
+
+def _lines(results, rec):
+    with open(results / rec["lines_file"]) as f:
+        return {k: set(v) for k, v in json.load(f).items()}
+
+
+def _check_site(site):
+    path, lineno = site["filename"], site["lineno"]
+    assert os.path.isfile(path), site
+    with open(path) as f:
+        n = sum(1 for _ in f)
+    assert 1 <= lineno <= n, site
+
+
+def test_every_model_has_one_complete_record(run):
+    _, recs, _, second = run
+    assert sorted(recs) == sorted(FULL + [DETECTOR])
+    assert "3 already in" in second  # the second run resumed: only the detector ran
+    for name, rec in recs.items():
+        assert rec["status"] == "ok", (name, rec["status"], rec["steps"])
+        assert rec["steps"]["build"]["ok"] and rec["params"] > 0 and rec["inputs"]
+        wanted = ["eager", "capture", "dynamo"] + (["export_nonstrict", "export_strict", "onnx"] if name in FULL else [])
+        assert sorted(rec["steps"]) == sorted(["build"] + wanted), name
+        for step in wanted:
+            assert rec["steps"][step]["ok"], (name, step, rec["steps"][step])
+            assert rec["steps"][step]["time_s"] >= 0
+
+
+def test_dynamo_and_capture_ran_and_sites_are_real_lines(run):
+    _, recs, _, _ = run
+    for name, rec in recs.items():
+        dyn, cap = rec["steps"]["dynamo"], rec["steps"]["capture"]
+        assert dyn["graph_count"] >= 1 and cap["graph_count"] >= 1, name
+        assert sum(s["count"] for s in dyn["break_sites"]) <= len(dyn["breaks"]), name
+        assert sum(s["count"] for s in cap["break_sites"]) == cap["graph_break_count"], name
+        for site in dyn["break_sites"] + cap["break_sites"]:
+            _check_site(site)
+    det = recs[DETECTOR]["steps"]
+    # the detector's NMS and torch.where(mask) break both compilers' graphs
+    assert det["dynamo"]["graph_count"] > 1 and det["dynamo"]["break_sites"]
+    assert det["capture"]["graph_count"] > 1 and det["capture"]["break_sites"]
+    assert all(any(d in s["filename"] for d in LIB_DIRS) for s in det["capture"]["break_sites"])
+
+
+def test_exports_of_the_small_models(run):
+    _, recs, _, _ = run
+    for name in FULL:
+        onnx = recs[name]["steps"]["onnx"]
+        assert onnx["ok"] and onnx["ort"] == "ok", (name, onnx)
+        assert onnx["ort_vs_eager_max_diff"] < 1e-3
+
+
+def test_executed_lines_and_their_findings(run):
+    results, recs, _, _ = run
+    import static
+
+    lint = {}
+    for t in static.TARGETS:
+        with open(results / "fxlint" / f"{t}.json") as f:
+            lint[t] = json.load(f)["findings"]
+    for name, rec in recs.items():
+        lines = _lines(results, rec)
+        assert lines and rec["steps"]["eager"]["lines"] == sum(len(v) for v in lines.values())
+        assert all(any(d in f for d in LIB_DIRS) for f in lines), name
+        assert any("/torch/nn/modules/" in f for f in lines), name
+        for t in static.TARGETS:
+            joined = rec["static"][t]
+            # every joined finding is an fxlint finding on a line the model executed ...
+            assert all(fnd[1] in lines.get(fnd[0], ()) for fnd in joined), (name, t)
+            assert all(fnd in lint[t] for fnd in joined), (name, t)
+            # ... and every fxlint finding on an executed line was joined
+            expected = [fnd for fnd in lint[t] if fnd[1] in lines.get(fnd[0], ())]
+            assert sorted(map(tuple, expected)) == sorted(map(tuple, joined)), (name, t)
+    # the detector executed torchvision's detection code, where fxlint has findings
+    assert any("torchvision/models/detection/" in fnd[0] for fnd in recs[DETECTOR]["static"]["dynamo"])
+
+
+def test_report_renders(run):
+    results, recs, _, _ = run
+    import report
+
+    text = report.render(str(results))
+    assert "## Capture vs TorchDynamo" in text and "## Speed" in text
+    for name in recs:
+        assert f"`{name}`" in text

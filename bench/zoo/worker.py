@@ -1,0 +1,523 @@
+"""One model, every step, in a forked child of the harness.
+
+Steps, in order (each under its own alarm, so a hang in one step ends that step only):
+build (with the input-size ladder), eager (executed library lines, eager time), capture
+(fxlint_capture, dynamo mode), dynamo (torch._dynamo.explain), export_nonstrict,
+export_strict (torch.export.export), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
+eager). After each step the record so far is written to ``partial``, so the harness keeps
+what finished when it has to kill the child.
+"""
+
+import json
+import os
+import re
+import signal
+import sys
+import time
+import traceback
+
+STEPS = ("build", "eager", "capture", "dynamo", "export_nonstrict", "export_strict", "onnx")
+
+
+class StepTimeout(BaseException):
+    """Raised by the step alarm. A BaseException, so model code's `except Exception` keeps out of its way."""
+
+
+def library_roots():
+    """The model libraries: whose executed lines are recorded and whose files fxlint checks."""
+    import timm
+    import torch
+    import torchvision
+    import transformers
+
+    return {
+        "torchvision": os.path.dirname(torchvision.__file__),
+        "timm": os.path.dirname(timm.__file__),
+        "transformers": os.path.dirname(transformers.__file__),
+        "torch.nn": os.path.join(os.path.dirname(torch.__file__), "nn"),
+    }
+
+
+def _lib_prefixes(roots):
+    return tuple(r.rstrip("/") + "/" for r in roots.values())
+
+
+def is_lib(path, prefixes):
+    return bool(path) and path.startswith(prefixes)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _write(path, obj):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, default=str)
+    os.replace(tmp, path)
+
+
+def _tensors(obj, out=None, depth=0):
+    """The tensors of a result, depth first (tuples, lists, dicts, ModelOutput, dataclasses)."""
+    import dataclasses
+
+    import torch
+
+    if out is None:
+        out = []
+    if depth > 20:
+        return out
+    if isinstance(obj, torch.Tensor):
+        out.append(obj)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _tensors(v, out, depth + 1)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _tensors(v, out, depth + 1)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for fld in dataclasses.fields(obj):
+            _tensors(getattr(obj, fld.name, None), out, depth + 1)
+    return out
+
+
+def _scale(ts):
+    """The largest magnitude among floating reference tensors (random weights can make them huge)."""
+    import torch
+
+    vals = [float(t.detach().double().abs().nan_to_num(0.0).max()) for t in ts
+            if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()]
+    return max(vals) if vals else None
+
+
+def _max_diff(a, b):
+    """Largest absolute difference between two lists of tensors, or a reason they differ."""
+    import torch
+
+    if len(a) != len(b):
+        return None, f"{len(a)} vs {len(b)} tensors"
+    worst = 0.0
+    for x, y in zip(a, b):
+        x = torch.as_tensor(x).detach()
+        y = torch.as_tensor(y).detach()
+        if tuple(x.shape) != tuple(y.shape):
+            return None, f"shape {tuple(x.shape)} vs {tuple(y.shape)}"
+        if x.numel() == 0:
+            continue
+        if x.dtype == torch.bool or y.dtype == torch.bool:
+            d = float((x.to(torch.int8) != y.to(torch.int8)).sum())
+        else:
+            d = float((x.double() - y.double()).abs().nan_to_num(0.0).max())
+        worst = max(worst, d)
+    return worst, None
+
+
+_FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_SKIPPED = re.compile(r"frame skipped: (\S+) \((.+?) line (\d+)\)")
+
+
+def failure(e, prefixes):
+    """A failure as a record: type, first lines of the message, and where (innermost frame in the
+    model libraries, from the user-code stack in the message if the compiler printed one, else
+    from the traceback)."""
+    msg = str(e)
+    frames = [(f, int(n)) for f, n in _FILE_LINE.findall(msg)]
+    lib = [fr for fr in frames if is_lib(fr[0], prefixes)]
+    where = "message"
+    if not lib:
+        tb = traceback.extract_tb(e.__traceback__)
+        lib = [(f.filename, f.lineno) for f in tb if is_lib(f.filename, prefixes)]
+        where = "traceback"
+    site = {"filename": lib[-1][0], "lineno": lib[-1][1], "from": where} if lib else None
+    if site:
+        site["line"] = _source_line(site["filename"], site["lineno"])
+    clean = _ANSI.sub("", msg).strip()
+    head = clean.splitlines()[:8]
+    out = {"ok": False, "error_type": type(e).__name__, "error": "\n".join(head)[:1500], "site": site}
+    if "## Exception summary" in clean:  # the ONNX exporter's report: the cause is below its boilerplate
+        summary = clean.split("## Exception summary", 1)[1].strip().splitlines()
+        out["summary"] = "\n".join(summary[:8])[:1500]
+    return out
+
+
+def _source_line(path, lineno):
+    import linecache
+
+    return linecache.getline(path, lineno).strip()
+
+
+class _Alarm:
+    def __init__(self, seconds):
+        self.seconds = int(max(1, seconds))
+
+    def __enter__(self):
+        def fire(signum, frame):
+            raise StepTimeout()
+
+        self.old = signal.signal(signal.SIGALRM, fire)
+        signal.alarm(self.seconds)
+
+    def __exit__(self, *exc):
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, self.old)
+        return False
+
+
+def _trace_lines(fn, prefixes):
+    """Runs fn() with a tracer that records every line executed in the library files."""
+    lines = {}
+    seen = {}
+
+    def global_trace(frame, event, arg):
+        fname = frame.f_code.co_filename
+        ok = seen.get(fname)
+        if ok is None:
+            ok = seen[fname] = fname.startswith(prefixes)
+        if not ok:
+            return None
+        bucket = lines.setdefault(fname, set())
+
+        def local(frame, event, arg):
+            if event == "line":
+                bucket.add(frame.f_lineno)
+            return local
+
+        return local
+
+    sys.settrace(global_trace)
+    try:
+        result = fn()
+    finally:
+        sys.settrace(None)
+    return result, {f: sorted(s) for f, s in lines.items() if s}
+
+
+# ----------------------------------------------------------------------------- steps
+
+def run_model(spec, opts, partial_path, lines_path):
+    """Runs every step for one spec; writes the record to partial_path after each step."""
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    roots = library_roots()
+    prefixes = _lib_prefixes(roots)
+    import fxlint_capture
+
+    rec = {"name": spec.name, "family": spec.family, "torch": torch.__version__, "steps": {},
+           "capture_module": os.path.dirname(fxlint_capture.__file__), "pid": os.getpid(), "current_step": None}
+    wanted = set(opts.get("steps") or STEPS)
+    step_timeout = opts.get("step_timeout", 120)
+
+    def save():
+        _write(partial_path, rec)
+
+    def begin(step):
+        rec["current_step"] = step
+        rec["current_step_started"] = time.time()
+        save()
+
+    # build + eager, over the size ladder
+    begin("build")
+    model = args = kwargs = None
+    eager_out = None
+    errors = []
+    t_build = time.perf_counter()
+    for size in spec.sizes:
+        try:
+            with _Alarm(step_timeout):
+                torch.manual_seed(0)
+                tb = time.perf_counter()
+                model, args, kwargs = spec.build(size)
+                model.eval()
+                build_s = time.perf_counter() - tb
+                with torch.no_grad():
+                    te = time.perf_counter()
+                    eager_out = model(*args, **kwargs)
+                    first_eager_s = time.perf_counter() - te
+            rec["size"] = size
+            break
+        except StepTimeout:
+            errors.append(f"size {size}: timeout after {step_timeout}s")
+            model = None
+            break
+        except Exception as e:  # noqa: BLE001 - any failure moves to the next size
+            errors.append(f"size {size}: {type(e).__name__}: {str(e).strip().splitlines()[0][:300] if str(e).strip() else ''}")
+            model = None
+    if model is None:
+        rec["steps"]["build"] = {"ok": False, "error": "\n".join(errors), "time_s": time.perf_counter() - t_build}
+        rec["current_step"] = None
+        save()
+        return rec
+    params = sum(p.numel() for p in model.parameters())
+    rec["params"] = params
+    rec["inputs"] = _describe(args, kwargs)
+    rec["steps"]["build"] = {"ok": True, "time_s": build_s, "tried": errors, "first_eager_s": first_eager_s}
+    eager_flat = [t.detach().clone() for t in _tensors(eager_out)]
+    del eager_out
+
+    if "eager" in wanted:
+        begin("eager")
+        try:
+            with _Alarm(step_timeout), torch.no_grad():
+                _, lines = _trace_lines(lambda: model(*args, **kwargs), prefixes)
+                times = []
+                for _ in range(2):
+                    t0 = time.perf_counter()
+                    model(*args, **kwargs)
+                    times.append(time.perf_counter() - t0)
+            _write(lines_path, lines)
+            rec["steps"]["eager"] = {"ok": True, "time_s": min(times), "files": len(lines),
+                                     "lines": sum(len(v) for v in lines.values())}
+        except StepTimeout:
+            rec["steps"]["eager"] = {"ok": False, "error": f"timeout after {step_timeout}s", "timeout": True}
+        except Exception as e:  # noqa: BLE001
+            rec["steps"]["eager"] = failure(e, prefixes)
+        save()
+
+    if "capture" in wanted:
+        begin("capture")
+        rec["steps"]["capture"] = _step_capture(model, args, kwargs, eager_flat, prefixes, step_timeout)
+        save()
+
+    if "dynamo" in wanted:
+        begin("dynamo")
+        rec["steps"]["dynamo"] = _step_dynamo(model, args, kwargs, prefixes, step_timeout)
+        save()
+
+    eps = {}
+    for strict in (False, True):
+        step = "export_strict" if strict else "export_nonstrict"
+        if step not in wanted:
+            continue
+        if strict and opts.get("strict_export", "always") == "auto":
+            dyn, ns = rec["steps"].get("dynamo") or {}, rec["steps"].get("export_nonstrict") or {}
+            if dyn.get("ok") and dyn.get("graph_count") == 1 and not dyn.get("graph_break_count") and ns.get("ok"):
+                # Strict export is Dynamo with fullgraph=True, then the same export: where Dynamo took
+                # the model in one graph and non-strict export succeeded, it is not run (--strict-export auto).
+                rec["steps"][step] = {"ok": None, "skipped": "Dynamo: one graph, no break; non-strict export ok"}
+                save()
+                continue
+        begin(step)
+        res, ep = _step_export(model, args, kwargs, strict, prefixes, step_timeout)
+        rec["steps"][step] = res
+        if ep is not None:
+            eps[step] = ep
+        save()
+
+    if "onnx" in wanted:
+        begin("onnx")
+        rec["steps"]["onnx"] = _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, step_timeout)
+        save()
+
+    rec["current_step"] = None
+    save()
+    return rec
+
+
+def _describe(args, kwargs):
+    import torch
+
+    def d(v):
+        if isinstance(v, torch.Tensor):
+            return f"{str(v.dtype).replace('torch.', '')}{list(v.shape)}"
+        if isinstance(v, (list, tuple)):
+            return [d(x) for x in v]
+        return repr(v)
+
+    out = [d(a) for a in args]
+    out += [f"{k}={d(v)}" for k, v in kwargs.items()]
+    return out
+
+
+def _step_capture(model, args, kwargs, eager_flat, prefixes, timeout):
+    import torch
+    from fxlint_capture.explain import explain
+
+    t0 = time.perf_counter()
+    try:
+        with _Alarm(timeout), torch.no_grad():
+            report = explain(model, mode="dynamo")(*args, **kwargs)
+            wall = time.perf_counter() - t0
+            js = report.to_json()
+    except StepTimeout:
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True, "time_s": time.perf_counter() - t0}
+    except Exception as e:  # noqa: BLE001 - the model raised under capture (or the capture did)
+        out = failure(e, prefixes)
+        out["time_s"] = time.perf_counter() - t0
+        return out
+    diff, why = _max_diff(_tensors(report.result), eager_flat)
+    if "break_sites" in js:
+        sites = [{"filename": s["filename"], "lineno": s["lineno"], "code": s["code"], "reason": s["reason"],
+                  "line": s.get("line"), "count": s["count"]} for s in js["break_sites"]]
+    else:  # a capture from before break_sites: the innermost frame of each break
+        by = {}
+        for b in js["break_reasons"]:
+            fr = b["user_stack"][-1] if b["user_stack"] else {}
+            key = (fr.get("filename", "?"), fr.get("lineno", 0))
+            s = by.setdefault(key, {"filename": key[0], "lineno": key[1], "code": b["code"], "reason": b["reason"],
+                                    "line": fr.get("line"), "count": 0})
+            s["count"] += 1
+        sites = list(by.values())
+    return {
+        "ok": True,
+        "replay_ok": js.get("ok") if js.get("replay") is not None else None,
+        "replay_failures": [f["reason"] for f in js.get("failures") or []][:5],
+        "graph_count": js["graph_count"],
+        "graph_break_count": js["graph_break_count"],
+        "op_count": js["op_count"],
+        "break_sites": sites,
+        "side_effects": [{"kind": s["kind"], "target": s["target"], "code": s["code"],
+                          "site": (s["user_stack"][-1]["filename"] + ":" + str(s["user_stack"][-1]["lineno"]))
+                          if s["user_stack"] else None} for s in js["side_effects"]][:50],
+        "result_vs_eager_max_diff": diff,
+        "result_vs_eager": why or "ok",
+        "compile_time_s": js["compile_time_s"],
+        "replay_time_s": js.get("replay_time_s"),
+        "time_s": wall,
+    }
+
+
+def _step_dynamo(model, args, kwargs, prefixes, timeout):
+    import torch
+    import torch._dynamo
+
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    t0 = time.perf_counter()
+    try:
+        with _Alarm(timeout), torch.no_grad():
+            out = torch._dynamo.explain(model)(*args, **kwargs)
+    except StepTimeout:
+        torch._dynamo.reset()
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True, "time_s": time.perf_counter() - t0}
+    except Exception as e:  # noqa: BLE001
+        res = failure(e, prefixes)
+        res["time_s"] = time.perf_counter() - t0
+        return res
+    wall = time.perf_counter() - t0
+    breaks = []
+    sites = {}
+    for r in out.break_reasons:
+        stack = [(f.filename, f.lineno, f.name, (f.line or "").strip()) for f in (r.user_stack or [])]
+        inner = stack[-1] if stack else None
+        lib = [fr for fr in stack if is_lib(fr[0], prefixes)]
+        lib_inner = lib[-1] if lib else None
+        reason = (r.reason or "").strip()
+        breaks.append({"reason": reason.splitlines()[0][:300] if reason else "", "site": _fr(inner),
+                       "lib_site": _fr(lib_inner)})
+        if inner:
+            key = f"{inner[0]}:{inner[1]}"
+            s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
+                                       "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0})
+            s["count"] += 1
+    # A graph break inside a loop makes Dynamo skip the whole frame (it runs eagerly; the functions
+    # it calls are traced as frames of their own): those breaks are not in break_reasons.
+    skipped = {}
+    for msg, n in list(counters.get("unimplemented", {}).items()) + list(counters.get("graph_break", {}).items()):
+        for name, fname, line in _SKIPPED.findall(str(msg)):
+            k = (name, fname, int(line))
+            skipped[k] = skipped.get(k, 0) + n
+    res = {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
+           "op_count": out.op_count, "break_sites": list(sites.values()), "breaks": breaks[:200],
+           "skipped_frames": [{"name": k[0], "filename": k[1], "firstlineno": k[2], "count": v}
+                              for k, v in skipped.items()],
+           "time_s": wall}
+    torch._dynamo.reset()
+    return res
+
+
+def _fr(frame):
+    if not frame:
+        return None
+    return {"filename": frame[0], "lineno": frame[1], "name": frame[2], "line": frame[3]}
+
+
+def _step_export(model, args, kwargs, strict, prefixes, timeout):
+    import torch
+
+    t0 = time.perf_counter()
+    try:
+        with _Alarm(timeout):
+            ep = torch.export.export(model, tuple(args), dict(kwargs) or None, strict=strict)
+        return {"ok": True, "time_s": time.perf_counter() - t0,
+                "nodes": sum(1 for n in ep.graph.nodes if n.op == "call_function")}, ep
+    except StepTimeout:
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True,
+                "time_s": time.perf_counter() - t0}, None
+    except Exception as e:  # noqa: BLE001
+        res = failure(e, prefixes)
+        res["time_s"] = time.perf_counter() - t0
+        return res, None
+    finally:
+        import torch._dynamo
+
+        torch._dynamo.reset()
+
+
+def _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, timeout):
+    """torch.onnx.export(dynamo=True) tries torch.export non-strict, then strict; the exported
+    program from the export steps is handed to it when one succeeded (the exporter's own first
+    capture step), and the model itself otherwise."""
+    import torch
+
+    max_params = opts.get("onnx_max_params", 0)
+    if max_params and rec.get("params", 0) > max_params:
+        return {"ok": None, "skipped": f"{rec['params']:,} parameters > --onnx-max-params {max_params:,}"}
+    exp = rec["steps"].get("export_nonstrict"), rec["steps"].get("export_strict")
+    if all(e is not None and e.get("ok") is False for e in exp):
+        # Both capture strategies of the exporter failed already: the exporter fails the same way.
+        first = exp[0]
+        head = (first.get("error") or "").strip().splitlines()
+        return {"ok": False, "error_type": "CaptureFailed",
+                "error": "torch.export failed in both modes (the exporter's capture strategies): "
+                         + (head[0][:300] if head else ""),
+                "site": first.get("site"), "via": "export failures", "time_s": 0.0}
+    source = eps.get("export_nonstrict") or eps.get("export_strict")
+    via = "exported program (non-strict)" if "export_nonstrict" in eps else (
+        "exported program (strict)" if source is not None else "model")
+    optimize = bool(opts.get("onnx_optimize", False))
+    t0 = time.perf_counter()
+    try:
+        with _Alarm(timeout):
+            if source is not None:
+                prog = torch.onnx.export(source, dynamo=True, verbose=False, optimize=optimize)
+            else:
+                prog = torch.onnx.export(model, tuple(args), kwargs=dict(kwargs) or None, dynamo=True, verbose=False,
+                                         optimize=optimize)
+            export_s = time.perf_counter() - t0
+            res = {"ok": True, "via": via, "optimize": optimize, "time_s": export_s,
+                   "nodes": len(prog.model.graph) if hasattr(prog, "model") else None}
+            if opts.get("ort", True):
+                t1 = time.perf_counter()
+                try:
+                    import onnxruntime as ort
+
+                    def session(model_bytes):
+                        so = ort.SessionOptions()
+                        so.intra_op_num_threads = 1
+                        so.inter_op_num_threads = 1
+                        return ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"])
+
+                    prog.initialize_inference_session(session)
+                    outs = prog(*args, **kwargs)
+                    diff, why = _max_diff(list(outs), eager_flat)
+                    res["ort_vs_eager_max_diff"] = diff
+                    res["eager_scale"] = _scale(eager_flat)
+                    res["ort"] = why or "ok"
+                except StepTimeout:
+                    raise
+                except Exception as e:  # noqa: BLE001
+                    res["ort"] = f"failed: {type(e).__name__}: {str(e).strip()[:300]}"
+                res["ort_time_s"] = time.perf_counter() - t1
+            return res
+    except StepTimeout:
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True, "via": via,
+                "time_s": time.perf_counter() - t0}
+    except Exception as e:  # noqa: BLE001
+        res = failure(e, prefixes)
+        res["via"] = via
+        res["optimize"] = optimize
+        res["time_s"] = time.perf_counter() - t0
+        return res
