@@ -39,7 +39,7 @@ enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTe
 // The two ways compiled code is traced: torch.fx's symbolic tracer (fx2onnx),
 // and TorchDynamo (torch.compile, torch.export). Some decorators hide a
 // function from one of them only: @torch.fx.wrap makes it a leaf for FX while
-// Dynamo traces through it, and @torch.compiler.disable the other way round.
+// Dynamo traces through it.
 enum class Tracer : uint8_t { Fx = 1, Dynamo = 2 };
 inline constexpr uint8_t kAllTracers = 3;
 

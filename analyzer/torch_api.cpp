@@ -204,10 +204,11 @@ bool is_compile_decorator(std::string_view q) {
 
 uint8_t opaque_decorator(std::string_view q) {
   constexpr uint8_t fx = static_cast<uint8_t>(Tracer::Fx), dynamo = static_cast<uint8_t>(Tracer::Dynamo);
-  // Dynamo's own opt-outs; FX's symbolic tracer does not know them.
-  static const Set dynamo_only = {"torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
-                                  "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"};
-  if (dynamo_only.count(q)) return dynamo;
+  // Dynamo's opt-outs. They are the escape hatch users write for every
+  // target, so they hide the function from the FX target too.
+  static const Set opt_outs = {"torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
+                               "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"};
+  if (opt_outs.count(q)) return fx | dynamo;
   // A leaf for FX, which records a call to it; Dynamo traces through.
   if (q == "torch.fx.wrap") return fx;
   // Compiled by TorchScript: neither tracer reads its Python. (jit.ignore and
