@@ -43,7 +43,8 @@ constexpr OptionSpec kFixOptions[] = {
     {"--apply", "", "", "Write the fixed files (atomically) instead of showing the diff"},
     {"--unsafe-fixes", "", "", "Include unsafe fixes: they may change what the code computes"},
     {"--exit-non-zero-on-fix", "", "", "With --apply, exit 1 when anything was fixed, even if nothing remains"},
-    {"--verify", "", "", "Capture the config's verify targets on the fixed code first; refuse the fixes unless all pass"},
+    {"--verify", "", "", "Capture the config's verify targets on the fixed code first, and compare their eager "
+                         "outputs; roll back the fixes that make one worse or change its output"},
     {"--backend", "", "BACKEND", "With --verify: capture (strict; default), dynamo, export or onnx"},
 };
 const std::vector<OptionSpec> kOptions = with_lint_options(kFixOptions);
@@ -73,6 +74,7 @@ struct PlannedFile {
   std::string display;
   EncodedText encoded;
   size_t group = 0;
+  std::optional<size_t> verify_targets;  // into FixPlan::verify_targets: its config's, when it has any
 };
 
 // One check_sources call: files sharing the options it takes.
@@ -87,6 +89,7 @@ struct FixPlan {
   std::vector<LintGroup> groups;
   std::vector<std::string> problems;  // files that cannot be fixed, and why
   std::vector<std::string> warnings;  // about the settings
+  std::vector<NestedVerifyTargets> verify_targets;  // of the configs that govern the files, where they have any
 };
 
 void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
@@ -112,6 +115,7 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
   ModuleNamer modules;
   // Files are grouped by what CheckOptions carries once per call.
   std::map<std::tuple<Scope, std::string>, size_t> group_of;
+  std::map<fs::path, size_t> targets_of;  // by config root
   for (SourceFile& source : read_source_files(found.files, request.jobs)) {
     std::string shown = display_path(source.path, cwd);
     if (source.error) {
@@ -136,13 +140,19 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
       g.options.jobs = request.jobs;
       plan.groups.push_back(std::move(g));
     }
+    std::optional<size_t> targets;
+    if (!config.verify.targets.empty()) {
+      auto [t, first] = targets_of.try_emplace(config.root.lexically_normal(), plan.verify_targets.size());
+      if (first) plan.verify_targets.push_back({config.root.lexically_normal(), config.verify});
+      targets = t->second;
+    }
     LintGroup& group = plan.groups[it->second];
     append_unique(group.options.entry_points, config.entry_points);
     append_unique(group.options.compile_functions, config.compile_functions);
     append_unique(group.options.compile_decorators, config.compile_decorators);
     group.file_index.push_back(plan.files.size());
     group.inputs.push_back({shown, modules.name_of(source.path), "", settings.rules, settings.target});
-    plan.files.push_back({source.path, shown, std::move(encoded), it->second});
+    plan.files.push_back({source.path, shown, std::move(encoded), it->second, targets});
   }
   return plan;
 }
@@ -177,9 +187,11 @@ std::vector<FixedFile> fixed_files(const FixPlan& plan, const std::vector<FileFi
   return fixed;
 }
 
-// A target the fixes made worse: it passed and now fails, it ran and now
-// cannot, or it reports more problems (breaks, side effects) than before.
-bool regressed(const VerifyResult& now, const VerifyResult& before) {
+// A target the fixes made worse: its eager output changed, it passed and now
+// fails, it ran and now cannot, or it reports more problems (breaks, side
+// effects) than before.
+bool regressed(const VerifyResult& now, const EagerCheck& eager, const VerifyResult& before) {
+  if (eager.changed) return true;
   if (before.status == VerifyStatus::Passed) return now.status != VerifyStatus::Passed;
   if (now.status == VerifyStatus::Error) return before.status != VerifyStatus::Error;
   if (before.status == VerifyStatus::Error) return false;
@@ -189,7 +201,7 @@ bool regressed(const VerifyResult& now, const VerifyResult& before) {
 std::vector<size_t> regressions(const FixVerification& now, const FixVerification& before) {
   std::vector<size_t> out;
   for (size_t t = 0; t < now.results.size() && t < before.results.size(); ++t) {
-    if (regressed(now.results[t], before.results[t])) out.push_back(t);
+    if (regressed(now.results[t], now.eager[t], before.results[t])) out.push_back(t);
   }
   return out;
 }
@@ -216,28 +228,73 @@ std::string common_backend(const Config& config, const std::optional<std::string
   return config.verify.backend;
 }
 
+// The targets of the configs that govern fixed files, other than `config`
+// (the working directory's, whose root is the project copied): those in
+// directories inside that project. Targets elsewhere have no copy to run in;
+// their files are warned about as outside the project.
+std::vector<NestedVerifyTargets> nested_verify_targets(const Config& config, const FixPlan& plan,
+                                                       const std::vector<FileFixResult>& results) {
+  std::vector<bool> wanted(plan.verify_targets.size(), false);
+  for (size_t i = 0; i < results.size() && i < plan.files.size(); ++i) {
+    if (results[i].status == FixStatus::Fixed && plan.files[i].verify_targets) {
+      wanted[*plan.files[i].verify_targets] = true;
+    }
+  }
+  const fs::path root = config.root.lexically_normal();
+  std::vector<NestedVerifyTargets> nested;
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    const NestedVerifyTargets& n = plan.verify_targets[k];
+    fs::path relative = n.root.lexically_relative(root);
+    if (!wanted[k] || relative.empty() || relative == "." || *relative.begin() == "..") continue;
+    nested.push_back(n);
+  }
+  return nested;
+}
+
+// How target `t` of `run` is worse than before the fixes, after "verify target X".
+std::string how_worse(const FixVerification& run, size_t t, const std::string& backend) {
+  if (run.eager[t].changed) return "computes a different eager output";
+  return backend == "capture" ? "captures worse" : "verifies worse";
+}
+
 // `fix --verify`: the verify targets are captured on a copy of the project
-// with the fixes (or run through `backend`). A fix that makes a target worse
-// than it was before the fixes is rolled back (found by halving the fixed
-// files, then rule by rule), and the rest is kept; nullopt to go on and write,
-// else the exit status.
+// with the fixes (or run through `backend`), and run eagerly there and on the
+// unfixed project. A fix that makes a target worse than it was before the
+// fixes (or changes its eager output) is rolled back (found by halving the
+// fixed files, then rule by rule), and the rest is kept; nullopt to go on and
+// write, else the exit status.
 std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::vector<FileFixResult>& results,
                                 const Refix& refix, const std::optional<std::string>& backend_option, Io& io) {
   const std::string backend = common_backend(config, backend_option);
   std::vector<FixedFile> fixed = fixed_files(plan, results);
   if (fixed.empty()) return std::nullopt;  // nothing changes, so nothing to refuse
-  CaptureInstall install = capture_install();
-  FixVerification all = verify_fixed_project(install, config, fixed, backend_option);
+  FixVerifier verifier(capture_install(), config, nested_verify_targets(config, plan, results), backend_option);
+  FixVerification all = verifier.verify(fixed);
   for (const fs::path& outside : all.outside) {
     io.err << "warning: " << display_path(outside, io.cwd) << " is outside " << display_path(config.root, io.cwd)
            << ", the project the verify targets run in; its fixes are not verified\n";
   }
   auto plural = [](size_t n) { return std::to_string(n) + (n == 1 ? " target" : " targets"); };
+  // What the eager comparison of `run` found, for the last line.
+  auto eager_summary = [&](const FixVerification& run) {
+    size_t unchecked = 0;
+    for (size_t t = 0; t < run.eager.size(); ++t) {
+      if (run.eager[t].compared || run.eager[t].message.empty()) continue;  // compared, or nothing fixed in it
+      ++unchecked;
+      io.err << "warning: the eager output of verify target " << run.results[t].job.target
+             << " was not compared: " << run.eager[t].message << '\n';
+    }
+    if (unchecked == 0) return std::string("eager outputs unchanged");
+    return "eager outputs unchanged where compared (" + std::to_string(run.eager.size() - unchecked) + " of " +
+           plural(run.eager.size()) + ")";
+  };
   if (all.passed()) {
-    io.err << "Verified the fixed code: " << plural(all.results.size()) << " " << passing(backend) << ".\n";
+    std::string eager = eager_summary(all);
+    io.err << "Verified the fixed code: " << plural(all.results.size()) << " " << passing(backend) << "; "
+           << eager << ".\n";
     return std::nullopt;
   }
-  FixVerification before = verify_fixed_project(install, config, {}, backend_option);
+  FixVerification before = verifier.verify({});
   std::vector<size_t> worse = regressions(all, before);
   FixVerification final_run = std::move(all);
   if (!worse.empty()) {
@@ -250,18 +307,17 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
       bool any_blocked = false;
       for (const auto& b : blocked) any_blocked = any_blocked || !b.empty();
       std::vector<FileFixResult> trial = any_blocked ? refix(blocked) : results;
-      FixVerification trial_run =
-          verify_fixed_project(install, config, fixed_files(plan, trial, &files), backend_option);
+      FixVerification trial_run = verifier.verify(fixed_files(plan, trial, &files));
       return !regressions(trial_run, before).empty();
     };
     std::vector<std::set<std::string>> rollback = find_rollback(applied, test);
     std::vector<FileFixResult> kept = refix(rollback);
-    FixVerification checked = verify_fixed_project(install, config, fixed_files(plan, kept), backend_option);
+    FixVerification checked = verifier.verify(fixed_files(plan, kept));
     PathShower show = original_path_shower(final_run, config.root, io.cwd);
     if (!regressions(checked, before).empty()) {
       for (size_t t : worse) {
-        io.err << "error: verify target " << final_run.results[t].job.target
-               << (backend == "capture" ? " captures" : " verifies") << " worse with the fixes than without"
+        io.err << "error: verify target " << final_run.results[t].job.target << " "
+               << how_worse(final_run, t, backend) << " with the fixes than without"
                << " (lines are those of the fixed code):\n";
         print_verify_result(io.err, final_run.results[t], show);
       }
@@ -273,8 +329,8 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
       std::string codes;
       for (const std::string& c : rollback[i]) codes += (codes.empty() ? "" : ", ") + c;
       io.err << "warning: rolled back the " << codes << " fixes in " << results[i].path
-             << ": with them, verify target " << final_run.results[worse.front()].job.target
-             << (backend == "capture" ? " captures" : " verifies") << " worse than without:\n";
+             << ": with them, verify target " << final_run.results[worse.front()].job.target << " "
+             << how_worse(final_run, worse.front(), backend) << " than without:\n";
       print_verify_result(io.err, final_run.results[worse.front()], show);
     }
     results = std::move(kept);
@@ -291,9 +347,10 @@ std::optional<int> verify_fixes(const Config& config, const FixPlan& plan, std::
            << ", with the fixes or without (lines are those of the fixed code):\n";
     print_verify_result(io.err, r, show);
   }
+  std::string eager = eager_summary(final_run);
   io.err << "Verified the fixed code: " << plural(final_run.results.size() - still) << " of "
          << final_run.results.size() << " " << passing(backend) << "; none "
-         << (backend == "capture" ? "captures" : "verifies") << " worse than before the fixes.\n";
+         << (backend == "capture" ? "captures" : "verifies") << " worse than before the fixes; " << eager << ".\n";
   return std::nullopt;
 }
 

@@ -275,7 +275,8 @@ def test_fix_verify_with_the_dynamo_backend(tmp_path):
     # The unsafe FX103 fix turns the branch into torch.where: one graph for Dynamo.
     result = fxlint("fix", "--verify", "--backend", "dynamo", "--unsafe-fixes", "--apply", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Verified the fixed code: 1 target capture in one graph (Dynamo)." in result.stderr
+    assert ("Verified the fixed code: 1 target capture in one graph (Dynamo); eager outputs unchanged."
+            in result.stderr)
     assert "torch.where" in (tmp_path / "model.py").read_text()
     after = fxlint("verify", "--backend", "dynamo", "--output-format", "json", cwd=tmp_path)
     assert after.returncode == 0, after.stderr
@@ -335,3 +336,71 @@ def test_config_backend_is_validated(tmp_path):
 ])
 def test_reason_table(reason, line, code):
     assert rule_code(reason, line) == code
+
+
+# `fix --verify` compares each target's eager output before and after the fixes
+# (fxlint_capture.eager_output): records built here, compared bit for bit.
+def _eager_record(output=None, inputs=(), raised=None):
+    from fxlint_capture.eager_output import FORMAT, canonical
+
+    return {"format": FORMAT, "deterministic": True, "raised": raised, "output": canonical(output),
+            "inputs_after": ("call", [canonical(i) for i in inputs], [])}
+
+
+def test_eager_outputs_compare_bit_for_bit():
+    import torch
+    from fxlint_capture.eager_output import compare
+
+    def differences(before, after, inputs_before=(), inputs_after=()):
+        result = compare(_eager_record(before, inputs_before), _eager_record(after, inputs_after))
+        assert result["equal"] == (not result["differences"])
+        return result["differences"]
+
+    t = torch.tensor([1.0, float("nan"), -0.0])
+    # Nested structures of tensors and Python scalars; NaN equals NaN (tensors and floats alike).
+    assert differences((t, [2, {"s": float("nan")}]), (t.clone(), [2, {"s": float("nan")}])) == []
+    # Bits, not values: -0.0 and 0.0 differ.
+    assert differences(t, torch.tensor([1.0, float("nan"), 0.0])) == [
+        "output: 1 of 3 elements differ (max abs diff 0)"]
+    assert differences(t, t + 0.5) == ["output: 2 of 3 elements differ (max abs diff 0.5)"]
+    assert differences(torch.ones(2, dtype=torch.int64), torch.ones(2)) == [
+        "output: dtype torch.int64 before the fix, torch.float32 after (max abs diff 0)"]
+    assert differences(torch.ones(2), torch.ones(1, 2)) == ["output: shape [2] before the fix, [1, 2] after"]
+    assert differences((1, 0.1), [1, 0.1]) == ["output: a tuple of 2 before the fix, a list of 2 after"]
+    assert differences({"a": 1, "b": 2.0}, {"a": 1, "b": 2}) == [
+        "output['b']: float 2.0 before the fix, int 2 after"]
+    # In-place effects on the inputs count too.
+    assert differences(None, None, [torch.zeros(2)], [torch.ones(2)]) == [
+        "in-place effect on input[0]: 2 of 2 elements differ (max abs diff 1)"]
+
+    raised = {"type": "ValueError", "message": "bad value", "stage": "call"}
+    same_type = compare(_eager_record(raised=raised), _eager_record(raised=dict(raised, message="other")))
+    assert same_type["equal"]
+    only_after = compare(_eager_record(torch.ones(1)), _eager_record(raised=raised))
+    assert only_after["summary"] == "raised ValueError calling it: bad value (before the fix it returned)"
+    other_type = compare(_eager_record(raised=raised), _eager_record(raised=dict(raised, type="KeyError")))
+    assert not other_type["equal"]
+    several = compare(_eager_record((t, torch.zeros(2))), _eager_record((t + 1, torch.ones(2))))
+    assert several["max_abs_diff"] == 1.0 and several["summary"].endswith("; max abs diff 1 overall")
+
+
+def test_eager_output_runs_each_project_copy_in_its_own_process(tmp_path):
+    from fxlint_capture.eager_output import compare, load
+
+    # The same module path in two roots; the inputs are seeded, so only the code differs.
+    module = "import torch\n\n\ndef f(x, out):\n    out.add_(x)\n    return x * {factor}\n"
+    records = {}
+    for name, factor in (("two", 2), ("three", 3)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.py").write_text(module.format(factor=factor))
+        records[name] = tmp_path / f"{name}.pt"
+        run = subprocess.run([sys.executable, "-m", "fxlint_capture", "--eager-output", "m.py:f", "float32[2,3]",
+                              "float32[2,3]", "--save", str(records[name])],
+                             cwd=tmp_path / name, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+    two, three = load(records["two"]), load(records["three"])
+    assert compare(two, two)["equal"]
+    result = compare(two, three)
+    assert result["differences"][0].startswith("output: 6 of 6 elements differ (max abs diff ")
+    assert len(result["differences"]) == 1  # the same inputs: the in-place effect on `out` is the same
+    assert result["max_abs_diff"] == pytest.approx(float(two["inputs_after"][1][0][1].abs().max()))

@@ -1,12 +1,14 @@
 """python3 -m fxlint_capture FILE.py:QUALNAME [INPUT ...] [--mode M] [--json] [--onnx OUT.onnx]
 python3 -m fxlint_capture FILE.py:QUALNAME [INPUT ...] --backend {dynamo,export,onnx} [--json]
 python3 -m fxlint_capture --backend {dynamo,export,onnx} --batch JOBS --json
+python3 -m fxlint_capture --eager-output FILE.py:QUALNAME [INPUT ...] {--save PATH | --against PATH}
 
 Exit status: 0 captured (strict: in one graph with nothing to report; with
 --onnx: exported and valid; other backends: passed), 1 strict failure, invalid
 ONNX or a backend's break or failure, 2 usage, target or input error, 3 the
 target raised an exception. With --batch: 0 when the jobs ran (each job's own
-status is in the JSON), 2 usage error.
+status is in the JSON), 2 usage error. --eager-output runs the target eagerly and
+saves or compares its outputs (see eager_output.py).
 """
 
 import argparse
@@ -47,6 +49,11 @@ def _parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--eager-output"]:
+        from .eager_output import main as eager_output
+
+        return eager_output(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if args.backend != "capture":

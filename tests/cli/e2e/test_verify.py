@@ -160,7 +160,8 @@ def test_fix_verify_applies_a_fix_that_captures_in_one_graph(project):
 
     result = project.run("fix", "--verify", "--unsafe-fixes", "--apply")
     assert result.returncode == 0, result.stderr
-    assert "Verified the fixed code: 1 target capture in one graph (strict)." in result.stderr
+    assert ("Verified the fixed code: 1 target capture in one graph (strict); eager outputs unchanged."
+            in result.stderr)
     assert "torch.where(x.sum() > 0, x * 2, x - 1)" in (project.root / "model.py").read_text()
     # The fixed file really captures in one graph now.
     assert project.run("verify").returncode == 0
@@ -178,6 +179,76 @@ def test_fix_verify_keeps_fixes_that_leave_no_target_worse(project):
     assert "  break: model.py:7: FX101 " in result.stderr
     assert "none captures worse than before the fixes" in result.stderr
     assert "torch.where(" in (project.root / "model.py").read_text()
+
+
+# Two functions, each with a tensor `if/else` that FX103 rewrites to torch.where.
+# In `gate` the arms are float tensors: the same result. In `scale` the arms are
+# `n` (int64) and `n * 2.5` (float): torch.where promotes both, so the fixed
+# code returns float32 where the original returned int64.
+GATE_FN = """\
+import torch
+
+
+def gate(x):
+    if x.sum() > 0:
+        y = x * 2
+    else:
+        y = x - 1
+    return y
+"""
+SCALE_FN = GATE_FN.replace("gate(x)", "scale(x)").replace("x * 2\n", "x\n").replace("x - 1", "x * 2.5")
+NET = """\
+import torch
+
+from gate import gate
+from scale import scale
+
+
+class Net(torch.nn.Module):
+    def forward(self, x, n):
+        return gate(x), scale(n)
+"""
+NET_CONFIG = """\
+[tool.fxlint]
+entry-points = ["gate:gate", "scale:scale"]
+
+[[tool.fxlint.verify.targets]]
+target = "model.py:Net"
+inputs = ["float32[2,3]", "int64[2,3]"]
+"""
+
+
+def test_fix_verify_rolls_back_a_fix_that_changes_the_eager_output(project):
+    project.write("gate.py", GATE_FN)
+    project.write("scale.py", SCALE_FN)
+    project.write("model.py", NET)
+    project.write("pyproject.toml", NET_CONFIG)
+    result = project.run("fix", "--verify", "--unsafe-fixes", "--apply")
+    # Both fixes capture in one graph; only scale.py's changes what Net returns: it alone is rolled back.
+    assert ("warning: rolled back the FX103 fixes in scale.py: with them, verify target model.py:Net computes a "
+            "different eager output than without:") in result.stderr, result.stderr
+    assert ("  FAILED: the fix changed the eager output of model.py:Net: output[1]: dtype torch.int64 before "
+            "the fix, torch.float32 after (max abs diff 0)") in result.stderr.splitlines()
+    assert "gate.py" not in result.stderr.split("rolled back")[1].splitlines()[0]
+    assert "y = torch.where(x.sum() > 0, x * 2, x - 1)" in (project.root / "gate.py").read_text()
+    assert (project.root / "scale.py").read_text() == SCALE_FN
+    # scale.py's branch still breaks the graph, as it did: reported, and the exit status says so.
+    assert "none captures worse than before the fixes; eager outputs unchanged." in result.stderr
+    assert result.returncode == 1, result.stderr
+
+
+def test_fix_verify_runs_the_targets_of_a_nested_config_too(project):
+    project.write("model.py", BRANCH)
+    project.write("pyproject.toml", CONFIG.format(cls="Gate"))
+    # sub/ has its own config and target; its file is fixed from the root: its target runs as well.
+    project.write("sub/model.py", BRANCH)
+    project.write("sub/pyproject.toml", CONFIG.format(cls="Gate"))
+    result = project.run("fix", "--verify", "--unsafe-fixes", "--apply")
+    assert result.returncode == 0, result.stderr
+    assert ("Verified the fixed code: 2 targets capture in one graph (strict); eager outputs unchanged."
+            in result.stderr), result.stderr
+    for path in ("model.py", "sub/model.py"):
+        assert "torch.where(x.sum() > 0, x * 2, x - 1)" in (project.root / path).read_text()
 
 
 def test_fix_verify_without_targets_is_a_usage_error(project):
