@@ -301,6 +301,16 @@ class Walker final : public WalkContext {
   const Value* local(std::string_view name) const { return env_.find(names_->find(name)); }
   void set_local(std::string_view name, const Value& v) { env_.set(names_->intern(name), v); }
 
+  // The operator tokens of a comparison (`<`, `in`, `is not`, `not in`), read
+  // from the tree: the operands' text (a string "value in range") never counts.
+  std::vector<std::string_view> comparison_operators(Node cmp) const {
+    std::vector<std::string_view> out;
+    for_each_child(cmp, [&](Node c) {
+      if (!c.is_named()) out.push_back(c.text(src_));
+    });
+    return out;
+  }
+
   // --- parameters ------------------------------------------------------------
   void bind_parameters() {
     Node params = fn_.node.field("parameters");
@@ -546,9 +556,11 @@ class Walker final : public WalkContext {
     if (cond.is(NodeKind::ComparisonOperator)) {
       std::vector<Node> parts = cond.children();
       if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return;
-      std::string_view text = cond.text(src_);
-      bool is_not = text.find(" is not ") != std::string_view::npos;
-      bool is = !is_not && text.find(" is ") != std::string_view::npos;
+      bool is_not = false, is = false;
+      for (std::string_view op : comparison_operators(cond)) {
+        is_not = is_not || (op.starts_with("is") && op.ends_with("not"));
+        is = is || op == "is";
+      }
       if (!is && !is_not) return;
       bool not_none = is_not == truth;
       Value* v = env_.find(names_->find(parts[0].text(src_)));
@@ -1130,8 +1142,10 @@ class Walker final : public WalkContext {
             acc = Value::unknown();
           }
         }
-        std::string_view text = e.text(src_);
-        bool identity = text.find(" is ") != std::string_view::npos || text.find(" in ") != std::string_view::npos;
+        bool identity = false;  // `is`, `is not`, `in`, `not in`: a Python bool, never a tensor
+        for (std::string_view op : comparison_operators(e)) {
+          identity = identity || op.starts_with("is") || op.ends_with("in");
+        }
         if (identity) return Value::of(ValueKind::Static);
         if (any_tensor) return Value::tensor(TensorDtype::Bool);
         if (any_data) return Value::of(ValueKind::TensorData);

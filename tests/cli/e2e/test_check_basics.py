@@ -160,3 +160,21 @@ def test_size_keyword_computed_from_tensor_values(project):
         "    return a, b, c\n"))
     result = project.run("check", "--select", "FX304", "--output-format", "json")
     assert sorted(d["location"]["row"] for d in json.loads(result.stdout)) == [7, 8]
+
+
+def test_comparison_operators_come_from_tokens_not_from_text(project):
+    # A string operand that reads "in" or "is" does not make the comparison an identity test.
+    project.write("m.py", (
+        "import torch\n\n\n"
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, x, limits: dict, mask=None):\n"
+        "        if x.max() > limits[\"value in range\"]:\n"
+        "            x = x + 1\n"
+        "        if mask is not None:\n"
+        "            if mask.sum() > 0:\n"
+        "                x = x - 1\n"
+        "        if \"k\" not in limits:\n"
+        "            x = x * 2\n"
+        "        return x\n"))
+    result = project.run("check", "--select", "FX103", "--output-format", "json")
+    assert sorted(d["location"]["row"] for d in json.loads(result.stdout)) == [6, 9]
