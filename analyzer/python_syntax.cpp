@@ -69,40 +69,6 @@ void check_integer(Node n, std::string_view src, std::vector<SyntaxProblem>& out
   }
 }
 
-// Indentation levels of the tree's blocks: a block whose statements start on
-// a line of their own is one level deeper than its header.
-void check_block_depth(const SyntaxTree& tree, std::vector<SyntaxProblem>& out) {
-  std::string_view src = tree.text();
-  bool reported = false;
-  // Depth-first with an explicit stack: nesting depth is what is measured.
-  std::vector<std::pair<Node, size_t>> stack = {{tree.root(), 0}};
-  while (!stack.empty() && !reported) {
-    auto [n, levels] = stack.back();
-    stack.pop_back();
-    if (n.is(NodeKind::Block) && n.child_count() > 0) {
-      uint32_t s = n.start();
-      bool own_line = false;
-      for (uint32_t i = s; i > 0; --i) {
-        char c = src[i - 1];
-        if (c == '\n' || c == '\r') {
-          own_line = true;
-          break;
-        }
-        if (c != ' ' && c != '\t' && c != '\f') break;
-      }
-      if (own_line && ++levels >= kMaxIndentLevels) {
-        out.push_back({n.child(0).range(), "indentation error: too many levels of indentation"});
-        reported = true;
-        break;
-      }
-    }
-    for (uint32_t i = n.child_count(); i-- > 0;) {
-      Node c = n.child(i);
-      if (c.child_count() > 0) stack.push_back({c, levels});
-    }
-  }
-}
-
 // When the grammar failed, a line scan finds the first line nested `limit`
 // levels deep: tree-sitter's scanner gives up on deep indentation with an
 // error at the start of the file, which would name the wrong place.
@@ -182,18 +148,19 @@ std::vector<SyntaxProblem> python3_violations(const SyntaxTree& tree) {
   std::string_view src = tree.text();
   if (size_t nul = src.find('\0'); nul != std::string_view::npos) {
     auto at = static_cast<uint32_t>(nul);
-    out.push_back({{at, at + 1}, "syntax error: source code cannot contain null bytes"});
+    out.push_back({{at, at + 1}, "syntax error: source code cannot contain null bytes", true});
   }
   if (tree.has_error()) {
     if (auto line = first_line_at_level(src, kMaxIndentLevels)) {
-      out.push_back({*line, "indentation error: too many levels of indentation"});
+      out.push_back({*line, "indentation error: too many levels of indentation", true});
     } else if (auto deep = first_line_at_level(src, kMaxParsedIndentLevels)) {
       out.push_back({*deep, "indentation error: nested too deep to analyze (fxlint's parser reads at most " +
-                                std::to_string(kMaxParsedIndentLevels - 1) + " indentation levels)"});
+                                std::to_string(kMaxParsedIndentLevels - 1) + " indentation levels)",
+                      true});
     }
-  } else {
-    check_block_depth(tree, out);
   }
+  // A tree without errors holds fewer than kMaxParsedIndentLevels levels (the
+  // grammar fails from there), so CPython's limit cannot be reached in it.
   for_each_descendant(tree.root(), [&](Node n) {
     switch (n.kind()) {
       case NodeKind::PrintStatement:
@@ -240,7 +207,7 @@ std::optional<SyntaxProblem> first_syntax_problem(const SyntaxTree& tree) {
   // Null bytes and indentation overflow explain whatever the grammar made of
   // the text, so they come before its errors.
   for (const SyntaxProblem& p : found) {
-    if (p.message.find("null bytes") != std::string::npos || p.message.starts_with("indentation error")) return p;
+    if (p.explains_the_rest) return p;
   }
   Node err = tree.first_error();
   if (err && (found.empty() || err.start() <= found.front().range.start)) {

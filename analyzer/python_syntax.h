@@ -15,6 +15,9 @@ namespace fxlint {
 struct SyntaxProblem {
   TextRange range;
   std::string message;  // "syntax error: ..." or "indentation error: ..."
+  // Null bytes and indentation overflow: they explain whatever else looks
+  // wrong in the file, so they are reported before any other problem.
+  bool explains_the_rest = false;
 };
 
 // CPython's tokenizer refuses a line at this many indentation levels

@@ -100,9 +100,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
 
   std::optional<SyntaxProblem> syntax = file.too_deep() ? std::nullopt : first_syntax_problem(*file.tree);
-  // Null bytes and indentation overflow explain whatever else looks wrong.
-  bool overriding = syntax && (syntax->message.find("null bytes") != std::string::npos ||
-                               syntax->message.starts_with("indentation error"));
+  bool overriding = syntax && syntax->explains_the_rest;
   if (std::optional<size_t> bad = first_invalid_utf8(text)) {
     auto at = static_cast<uint32_t>(*bad);
     out.push_back({"FX900", not_utf8_message(text), {at, at + 1}, Severity::Error, std::nullopt});
