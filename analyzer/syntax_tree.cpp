@@ -1,7 +1,9 @@
 #include "analyzer/syntax_tree.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <stdexcept>
 
 namespace fxlint {
 
@@ -101,15 +103,59 @@ bool has_lone_cr(std::string_view text) {
 
 }  // namespace
 
-SyntaxTree SyntaxTree::parse(std::string text) {
+SyntaxTree SyntaxTree::parse(std::string text, Keep keep) {
   std::string normalized;
   if (has_lone_cr(text)) normalized = with_lone_cr_as_lf(text);
   const std::string& parsed = normalized.empty() ? text : normalized;
-  TSTree* tree = ts_parser_parse_string(thread_parser(), nullptr, parsed.data(),
-                                        static_cast<uint32_t>(parsed.size()));
-  NodeTable table = NodeTable::build(tree);
-  ts_tree_delete(tree);
-  return SyntaxTree(std::move(text), std::move(table));
+  ParserTree tree(ts_parser_parse_string(thread_parser(), nullptr, parsed.data(),
+                                         static_cast<uint32_t>(parsed.size())));
+  return from_parser_tree(std::move(text), std::move(tree), keep);
+}
+
+SyntaxTree SyntaxTree::from_parser_tree(std::string text, ParserTree tree, Keep keep) {
+  if (!tree) throw std::runtime_error("the parser gave no tree");
+  NodeTable table = NodeTable::build(tree.get());
+  if (keep == Keep::TableOnly) tree.reset();
+  return SyntaxTree(std::move(text), std::move(table), std::move(tree));
+}
+
+namespace {
+
+// Where `offset` is in `text`, as tree-sitter counts: row, and bytes into the row.
+TSPoint point_at(std::string_view text, size_t offset) {
+  std::string_view before = text.substr(0, offset);
+  size_t line_start = before.rfind('\n');
+  auto row = static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n'));
+  auto column = static_cast<uint32_t>(line_start == std::string_view::npos ? offset : offset - line_start - 1);
+  return {row, column};
+}
+
+}  // namespace
+
+SyntaxTree SyntaxTree::reparse(std::string text) const {
+  // A lone CR is parsed as LF, which changes bytes outside the edit when a
+  // CR-LF pair is split or joined: such texts are parsed in full.
+  if (!parser_tree_ || has_lone_cr(text) || has_lone_cr(text_)) return parse(std::move(text), Keep::ParserTree);
+  const std::string& old = text_;
+  size_t prefix = 0, limit = std::min(old.size(), text.size());
+  while (prefix < limit && old[prefix] == text[prefix]) ++prefix;
+  size_t suffix = 0;
+  while (suffix < limit - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
+  if (prefix == old.size() && prefix == text.size()) {
+    ParserTree same(ts_tree_copy(parser_tree_.get()));
+    return from_parser_tree(std::move(text), std::move(same), Keep::ParserTree);
+  }
+  TSInputEdit edit;
+  edit.start_byte = static_cast<uint32_t>(prefix);
+  edit.old_end_byte = static_cast<uint32_t>(old.size() - suffix);
+  edit.new_end_byte = static_cast<uint32_t>(text.size() - suffix);
+  edit.start_point = point_at(old, edit.start_byte);
+  edit.old_end_point = point_at(old, edit.old_end_byte);
+  edit.new_end_point = point_at(text, edit.new_end_byte);
+  ParserTree edited(ts_tree_copy(parser_tree_.get()));
+  ts_tree_edit(edited.get(), &edit);
+  ParserTree tree(ts_parser_parse_string(thread_parser(), edited.get(), text.data(), static_cast<uint32_t>(text.size())));
+  return from_parser_tree(std::move(text), std::move(tree), Keep::ParserTree);
 }
 
 Node SyntaxTree::first_error() const {

@@ -2,6 +2,7 @@
 // A thin RAII layer over tree-sitter: a parsed Python text, flattened into a
 // NodeTable, and a value-type Node with the accessors the analyzer needs. The
 // tree keeps the text it was parsed from (nodes refer to it by byte offsets).
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -137,11 +138,18 @@ class NamedChildren {
 
 // A parsed file: its text and its node table. Tree-sitter's own tree is
 // released as soon as the table is built, so a checker holding every file of
-// a project holds only the compact tables. Move-only.
+// a project holds only the compact tables; a tree kept for reparse() (a
+// document being edited) keeps tree-sitter's tree as well. Move-only.
 class SyntaxTree {
  public:
+  enum class Keep { TableOnly, ParserTree };
   // Parses `text` (UTF-8) with the Python grammar.
-  static SyntaxTree parse(std::string text);
+  static SyntaxTree parse(std::string text, Keep keep = Keep::TableOnly);
+  // Parses `text`, an edited version of this tree's text, reusing the
+  // subtrees tree-sitter can keep: the changed span is found by comparing the
+  // two texts, so any edit (or several) works. Without a kept parser tree it
+  // is a full parse. The result keeps its parser tree.
+  SyntaxTree reparse(std::string text) const;
 
   SyntaxTree(SyntaxTree&&) noexcept = default;
   SyntaxTree& operator=(SyntaxTree&&) noexcept = default;
@@ -158,10 +166,18 @@ class SyntaxTree {
   size_t error_count() const;
 
  private:
-  SyntaxTree(std::string text, NodeTable table) : text_(std::move(text)), table_(std::move(table)) {}
+  struct DeleteTree {
+    void operator()(TSTree* t) const { ts_tree_delete(t); }
+  };
+  using ParserTree = std::unique_ptr<TSTree, DeleteTree>;
+  static SyntaxTree from_parser_tree(std::string text, ParserTree tree, Keep keep);
+
+  SyntaxTree(std::string text, NodeTable table, ParserTree tree)
+      : text_(std::move(text)), table_(std::move(table)), parser_tree_(std::move(tree)) {}
 
   std::string text_;
   NodeTable table_;
+  ParserTree parser_tree_;  // null unless kept for reparse()
 };
 
 }  // namespace fxlint

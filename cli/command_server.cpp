@@ -54,6 +54,18 @@ lsp::FileSettingsForLsp settings_for(const fs::path& cwd, const std::optional<fs
   return s;
 }
 
+// The files `fxlint check ROOT` would lint: config excludes and .gitignore honoured.
+std::vector<std::string> workspace_files(const fs::path& cwd, const std::optional<fs::path>& forced,
+                                         const std::string& root) {
+  ConfigResolver configs(cwd, forced);
+  std::vector<fs::path> roots = {normalize_path(root, cwd)};
+  Discovery found = discover_files(roots, configs, DiscoveryOptions{});
+  std::vector<std::string> out;
+  out.reserve(found.files.size());
+  for (const fs::path& f : found.files) out.push_back(f.string());
+  return out;
+}
+
 }  // namespace
 
 int run_server(std::span<const std::string> args, Io& io) {
@@ -72,6 +84,7 @@ int run_server(std::span<const std::string> args, Io& io) {
   options.version = kVersion;
   options.log = &io.err;
   options.settings = [cwd = io.cwd, forced](const std::string& path) { return settings_for(cwd, forced, path); };
+  options.list_workspace = [cwd = io.cwd, forced](const std::string& root) { return workspace_files(cwd, forced, root); };
   // An editor that closes its end of the pipe must not kill the server with
   // SIGPIPE: the write fails instead, and the server stops.
   std::signal(SIGPIPE, SIG_IGN);

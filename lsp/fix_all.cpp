@@ -1,12 +1,11 @@
 #include "lsp/fix_all.h"
 
-#include "lsp/document_linter.h"
 #include "rewriter/fix_loop.h"
 
 namespace fxlint::lsp {
 
 std::optional<std::string> fix_all_safe(const Document& document, std::span<const Document* const> open,
-                                        const FileSettingsProvider& settings) {
+                                        DocumentLinter& linter, const Workspace& workspace) {
   LintFunction lint = [&](std::span<const std::string> texts) {
     Document candidate = document;
     candidate.text = texts.empty() ? document.text : texts[0];
@@ -14,7 +13,7 @@ std::optional<std::string> fix_all_safe(const Document& document, std::span<cons
     for (const Document* d : open) {
       if (d->uri != document.uri) documents.push_back(d);
     }
-    LintRun run = lint_documents(documents, settings);
+    LintRun run = linter.lint(documents, workspace);
     return std::vector<std::vector<Diagnostic>>{std::move(run.documents.front().diagnostics)};
   };
   FixLoopOptions options;

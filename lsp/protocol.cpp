@@ -134,6 +134,21 @@ void from_json(const json& j, TextDocumentPositionParams& p) {
 void from_json(const json& j, InitializeParams& p) {
   if (!j.is_object()) throw json::type_error::create(302, "expected an object", &j);
   if (j.contains("rootUri") && j["rootUri"].is_string()) p.root_uri = j["rootUri"].get<std::string>();
+  if (j.contains("workspaceFolders") && j["workspaceFolders"].is_array()) {
+    for (const json& f : j["workspaceFolders"]) {
+      if (f.is_object() && f.contains("uri") && f["uri"].is_string()) p.workspace_folders.push_back(f["uri"]);
+    }
+  }
+  const json* watch = &j;
+  for (const char* key : {"capabilities", "workspace", "didChangeWatchedFiles"}) {
+    watch = watch->is_object() && watch->contains(key) ? &(*watch)[key] : nullptr;
+    if (!watch) break;
+  }
+  p.watch_files = watch && watch->is_object() && watch->value("dynamicRegistration", false) == true;
+}
+
+void from_json(const json& j, DidChangeWatchedFilesParams& p) {
+  for (const json& c : j.at("changes")) p.changes.push_back({c.at("uri").get<std::string>(), c.at("type").get<int>()});
 }
 
 }  // namespace fxlint::lsp

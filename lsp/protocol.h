@@ -147,7 +147,19 @@ void from_json(const json& j, TextDocumentPositionParams& p);
 // What the server reads from `initialize`; the rest is ignored.
 struct InitializeParams {
   std::optional<std::string> root_uri;
+  std::vector<std::string> workspace_folders;  // their URIs
+  bool watch_files = false;  // the client registers file watchers dynamically
 };
+
+// 1 created, 2 changed, 3 deleted.
+struct FileEvent {
+  std::string uri;
+  int type = 2;
+};
+struct DidChangeWatchedFilesParams {
+  std::vector<FileEvent> changes;
+};
+void from_json(const json& j, DidChangeWatchedFilesParams& p);
 void from_json(const json& j, InitializeParams& p);
 
 // Kinds of code actions the server offers.

@@ -10,6 +10,7 @@
 #include "lsp/document_linter.h"
 #include "lsp/fix_all.h"
 #include "lsp/hover.h"
+#include "lsp/uri.h"
 #include "rewriter/text_style.h"
 
 namespace fxlint::lsp {
@@ -67,7 +68,10 @@ std::string quick_fix_title(const Fix& fix) {
 }  // namespace
 
 Server::Server(std::istream& in, std::ostream& out, ServerOptions options)
-    : transport_(in, out), options_(std::move(options)) {
+    : transport_(in, out),
+      options_(std::move(options)),
+      workspace_(options_.list_workspace),
+      linter_(options_.settings) {
   // The reader thread reads `in` while the loop writes `out`: a tied `in`
   // (std::cin is tied to std::cout) would flush `out` from the reader thread.
   in.tie(nullptr);
@@ -86,7 +90,9 @@ void Server::bind_methods() {
     log(std::string(method) + ": " + what);
   });
   dispatcher_.on_request<InitializeParams>("initialize", [this](const InitializeParams& p) { return initialize(p); });
-  dispatcher_.on_notification<NoParams>("initialized", [](const NoParams&) {});
+  dispatcher_.on_notification<NoParams>("initialized", [this](const NoParams&) { initialized(); });
+  dispatcher_.on_notification<DidChangeWatchedFilesParams>("workspace/didChangeWatchedFiles",
+                                                           [this](const auto& p) { did_change_watched_files(p); });
   dispatcher_.on_request<NoParams>("shutdown", [this](const NoParams&) {
     shutdown_ = true;
     return json(nullptr);
@@ -179,13 +185,25 @@ bool Server::analysed(const std::string& uri) const {
 void Server::start_lint() {
   auto job = std::make_shared<FinishedLint>();
   for (const Document* d : documents_.all()) job->snapshot.push_back(*d);
+  job->workspace = std::move(workspace_work_);
+  workspace_work_ = {};
   dirty_ = false;
   linting_ = true;
+  running_cancel_ = job->cancel;
   if (worker_.joinable()) worker_.join();
   worker_ = std::thread([this, job] {
+    // The workspace is read here, off the loop: indexing a large one does
+    // not hold up hover or input.
+    if (job->workspace.forget_settings) linter_.forget_settings();
+    if (job->workspace.rescan) job->problems = workspace_.rescan();
+    for (const std::string& path : job->workspace.refresh) workspace_.refresh(path);
     std::vector<const Document*> docs;
     for (const Document& d : job->snapshot) docs.push_back(&d);
-    job->run = lint_documents(docs, options_.settings);
+    try {
+      job->run = linter_.lint(docs, workspace_, job->cancel.get());
+    } catch (const CheckCancelled&) {
+      job->cancelled = true;
+    }
     events_.push({Event::Kind::LintDone, {}, job});
   });
 }
@@ -234,6 +252,9 @@ bool Server::wait_for_analysis(const json& request_id) {
 
 void Server::finish_lint(FinishedLint& done) {
   linting_ = false;
+  running_cancel_.reset();
+  for (const std::string& p : done.problems) log("cannot read the workspace: " + p);
+  if (done.cancelled) return;  // a newer text is linted next
   for (const std::string& e : done.run.settings_errors) {
     if (std::find(reported_settings_errors_.begin(), reported_settings_errors_.end(), e) !=
         reported_settings_errors_.end()) {
@@ -260,9 +281,22 @@ void Server::finish_lint(FinishedLint& done) {
   }
 }
 
-json Server::initialize(const InitializeParams&) {
+json Server::initialize(const InitializeParams& params) {
   if (initialized_) throw LspError(ErrorCode::InvalidRequest, "the server is already initialized");
   initialized_ = true;
+  std::vector<std::string> roots;
+  for (const std::string& uri : params.workspace_folders) {
+    if (auto path = uri_to_path(uri)) roots.push_back(*path);
+  }
+  if (roots.empty() && params.root_uri) {
+    if (auto path = uri_to_path(*params.root_uri)) roots.push_back(*path);
+  }
+  if (!roots.empty() && options_.list_workspace) {
+    workspace_.set_roots(std::move(roots));  // no lint runs before initialize
+    workspace_work_.rescan = true;
+    dirty_ = true;  // indexed in the background, before any document is opened
+  }
+  watch_files_ = params.watch_files;
   return {
       {"capabilities",
        {{"positionEncoding", "utf-16"},
@@ -271,6 +305,53 @@ json Server::initialize(const InitializeParams&) {
         {"hoverProvider", true}}},
       {"serverInfo", {{"name", "fxlint"}, {"version", options_.version}}},
   };
+}
+
+namespace {
+
+bool is_config_name(std::string_view path) {
+  for (std::string_view name : {"pyproject.toml", "fxlint.toml", ".fxlint.toml", ".gitignore"}) {
+    if (path == name || (path.ends_with(name) && path[path.size() - name.size() - 1] == '/')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Server::initialized() {
+  if (!watch_files_ || workspace_.empty()) return;
+  // Files changed outside the editor (a checkout, a formatter) reach the
+  // analysis through the client's watchers: Python files and what decides
+  // the settings.
+  json watchers = json::array();
+  for (const char* glob : {"**/*.py", "**/*.pyi", "**/pyproject.toml", "**/fxlint.toml", "**/.fxlint.toml",
+                           "**/.gitignore"}) {
+    watchers.push_back({{"globPattern", glob}});
+  }
+  json registration = {{"id", "fxlint-watched-files"},
+                       {"method", "workspace/didChangeWatchedFiles"},
+                       {"registerOptions", {{"watchers", watchers}}}};
+  transport_.write(serialize(json{{"jsonrpc", "2.0"},
+                                  {"id", "fxlint-register-watchers"},
+                                  {"method", "client/registerCapability"},
+                                  {"params", {{"registrations", json::array({registration})}}}}));
+}
+
+void Server::did_change_watched_files(const DidChangeWatchedFilesParams& p) {
+  if (shutdown_) return;
+  for (const FileEvent& e : p.changes) {
+    std::optional<std::string> path = uri_to_path(e.uri);
+    if (!path) continue;
+    if (is_config_name(*path)) {
+      workspace_work_.rescan = true;  // which files belong, and their settings, may change
+      workspace_work_.forget_settings = true;
+    } else if (e.type == 1) {
+      workspace_work_.rescan = true;  // whether it belongs is the lister's call
+    } else {
+      workspace_work_.refresh.push_back(*path);
+    }
+  }
+  dirty_ = true;
 }
 
 // After `shutdown` the documents are no longer linted (only `exit` is expected).
@@ -284,11 +365,25 @@ void Server::did_change(const DidChangeTextDocumentParams& p) {
   if (shutdown_) return;
   documents_.change(p.uri, p.version, p.content_changes);
   dirty_ = true;
+  cancel_running_lint();
+}
+
+void Server::cancel_running_lint() {
+  if (running_cancel_) running_cancel_->store(true, std::memory_order_relaxed);
 }
 
 void Server::did_save(const DidSaveTextDocumentParams& p) {
   if (shutdown_) return;
   if (p.text) documents_.set_text(p.text_document.uri, *p.text);
+  // The file on disk is now the saved text; a saved config may change the settings.
+  if (const Document* doc = documents_.find(p.text_document.uri); doc && doc->path) {
+    if (is_config_name(*doc->path)) {
+      workspace_work_.rescan = true;
+      workspace_work_.forget_settings = true;
+    } else {
+      workspace_work_.refresh.push_back(*doc->path);
+    }
+  }
   // Saving may have changed a config file's effect or other files on disk.
   published_.erase(p.text_document.uri);
   analysed_revision_.erase(p.text_document.uri);
@@ -334,7 +429,8 @@ json Server::code_action(const CodeActionParams& p) {
       return d.fix && d.fix->applicability == Applicability::Safe;
     });
     std::optional<std::string> fixed;
-    if (any_safe) fixed = fix_all_safe(*doc, documents_.all(), options_.settings);
+    // No lint runs now: a code action waits for the lint of the current texts.
+    if (any_safe) fixed = fix_all_safe(*doc, documents_.all(), linter_, workspace_);
     if (fixed && *fixed != doc->text) {
       CodeAction action;
       action.title = "Fix all safe fxlint problems";

@@ -10,6 +10,7 @@
 // finished lint; a code action, whose edits must fit the current text, waits
 // for the lint of that text, and can be cancelled meanwhile. Each published
 // diagnostic also carries its fix in `data`, as ruff's server does.
+#include <atomic>
 #include <iosfwd>
 #include <deque>
 #include <map>
@@ -26,6 +27,7 @@
 #include "lsp/event_queue.h"
 #include "lsp/file_settings.h"
 #include "lsp/transport.h"
+#include "lsp/workspace.h"
 
 namespace fxlint::lsp {
 
@@ -33,6 +35,9 @@ struct ServerOptions {
   std::string version;            // reported in serverInfo
   FileSettingsProvider settings;  // empty: the defaults for every file
   std::ostream* log = nullptr;    // framing problems and failures, for the editor's log
+  // The files of a workspace root to analyse with the open documents; empty:
+  // only open documents are analysed.
+  WorkspaceLister list_workspace;
 };
 
 class Server {
@@ -47,6 +52,8 @@ class Server {
  private:
   void bind_methods();
   json initialize(const InitializeParams& params);
+  void initialized();
+  void did_change_watched_files(const DidChangeWatchedFilesParams& params);
   void did_open(const DidOpenTextDocumentParams& params);
   void did_change(const DidChangeTextDocumentParams& params);
   void did_save(const DidSaveTextDocumentParams& params);
@@ -54,10 +61,20 @@ class Server {
   json code_action(const CodeActionParams& params);
   json hover(const TextDocumentPositionParams& params);
 
+  // What the workspace needs before the next lint: taken by the worker.
+  struct WorkspaceWork {
+    bool rescan = false;           // list and read the roots again
+    bool forget_settings = false;  // a config file changed
+    std::vector<std::string> refresh;  // files changed on disk
+  };
   // A lint of a snapshot of the open documents, finished on the worker.
   struct FinishedLint {
     std::vector<Document> snapshot;
+    WorkspaceWork workspace;
     LintRun run;  // points into `snapshot`
+    std::vector<std::string> problems;  // for the log
+    std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+    bool cancelled = false;  // stopped by `cancel`: `run` is incomplete
   };
   struct Event {
     enum class Kind { Message, BadHeader, EndOfInput, LintDone } kind = Kind::EndOfInput;
@@ -90,7 +107,15 @@ class Server {
   EventQueue<Event> events_;
   std::deque<Event> pending_;  // taken from events_, not handled yet
   std::thread worker_;
+  // Touched by the worker only (one lint at a time).
+  Workspace workspace_;
+  DocumentLinter linter_;
+  WorkspaceWork workspace_work_;  // to hand to the next lint
+  bool watch_files_ = false;      // the client registers file watchers for us
   bool linting_ = false;
+  std::shared_ptr<std::atomic<bool>> running_cancel_;  // of the running lint
+  // A newer text makes the running lint's result stale: stop it.
+  void cancel_running_lint();
   bool dirty_ = false;  // documents changed since the running (or last) lint began
   std::vector<std::string> reported_settings_errors_;           // shown once each
   bool initialized_ = false;

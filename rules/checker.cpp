@@ -1,5 +1,7 @@
 #include "rules/checker.h"
 
+#include "rules/check_pipeline.h"
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -24,18 +26,6 @@ bool is_package_path(std::string_view path) {
   return path.ends_with("/__init__.py") || path == "__init__.py" || path.ends_with("\\__init__.py") ||
          path.ends_with("/__init__.pyi");
 }
-
-// Deeper syntax trees are not analyzed: the analysis recurses over
-// expressions, and a thread's stack would not hold tens of thousands of
-// levels. CPython 3.11 already refuses to compile about 3000 nested operators.
-constexpr uint32_t kMaxAnalyzedDepth = 5000;
-
-struct ParsedFile {
-  std::unique_ptr<SyntaxTree> tree;
-  FileModel model;
-  std::optional<std::string> failure;  // why the analysis of this file stopped
-  bool too_deep() const { return tree && tree->depth() > kMaxAnalyzedDepth; }
-};
 
 // One file's analysis failed: that file gets this finding, the others run on.
 Diagnostic internal_error(const std::string& what) {
@@ -165,29 +155,38 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
 
 }  // namespace
 
-std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs, const CheckOptions& options) {
-  std::vector<ParsedFile> files(inputs.size());
-  IndexOptions index_options{options.compile_decorators, options.compile_functions};
-  parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    bool package = is_package_path(inputs[i].path);
-    try {
-      files[i].tree = std::make_unique<SyntaxTree>(SyntaxTree::parse(inputs[i].text));
-      if (!files[i].too_deep()) {
-        files[i].model = index_file(*files[i].tree, inputs[i].module_name, package, index_options);
-        return;
-      }
-    } catch (const std::exception& e) {
-      files[i].failure = e.what();
+bool ParsedFile::too_deep() const { return tree && tree->depth() > kMaxAnalyzedDepth; }
+
+ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
+                      SyntaxTree::Keep keep) {
+  ParsedFile file;
+  bool package = is_package_path(input.path);
+  try {
+    file.tree = std::make_unique<SyntaxTree>(previous ? previous->reparse(input.text)
+                                                      : SyntaxTree::parse(input.text, keep));
+    if (!file.too_deep()) {
+      file.model = index_file(*file.tree, input.module_name, package, options);
+      return file;
     }
-    // Not analyzed: the file takes part in the project with no functions.
-    files[i].model = FileModel{};
-    if (files[i].tree) files[i].model.source = files[i].tree->text();
-    files[i].model.module_name = inputs[i].module_name;
-    files[i].model.is_package = package;
-  });
+  } catch (const std::exception& e) {
+    file.failure = e.what();
+  }
+  // Not analyzed: the file takes part in the project with no functions.
+  file.model = FileModel{};
+  if (file.tree) file.model.source = file.tree->text();
+  file.model.module_name = input.module_name;
+  file.model.is_package = package;
+  return file;
+}
+
+std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
+                                                   std::span<const SourceInput* const> inputs,
+                                                   const std::vector<bool>& report, const CheckOptions& options) {
+  std::vector<std::optional<std::string>> failure(files.size());
+  for (size_t i = 0; i < files.size(); ++i) failure[i] = files[i]->failure;
   std::vector<const FileModel*> models;
   models.reserve(files.size());
-  for (const ParsedFile& f : files) models.push_back(&f.model);
+  for (const ParsedFile* f : files) models.push_back(&f->model);
   ProjectModel project(models, options.entry_points);
 
   // What compiled callers pass to helpers, two call levels deep: a silent walk
@@ -195,33 +194,52 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   class Silent final : public CodeVisitor {} silent;
   ArgumentTypes first, second;
   for (auto [known, record] : {std::pair<const ArgumentTypes*, ArgumentTypes*>{nullptr, &first}, {&first, &second}}) {
-    parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-      if (files[i].failure) return;
+    parallel_for(files.size(), options.jobs, [&](size_t i) {
+      if (failure[i]) return;
       try {
-        for (size_t f = 0; f < files[i].model.functions.size(); ++f) {
+        for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
+          if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
           if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
             walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, record);
           }
         }
       } catch (const std::exception& e) {
-        files[i].failure = e.what();
+        failure[i] = e.what();
       }
     });
   }
 
-  std::vector<std::vector<Diagnostic>> out(inputs.size());
-  parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    if (!files[i].failure) {
+  std::vector<std::vector<Diagnostic>> out(files.size());
+  parallel_for(files.size(), options.jobs, [&](size_t i) {
+    if (!report[i]) return;
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
+    if (!failure[i]) {
       try {
-        out[i] = check_one(project, static_cast<int>(i), files[i], inputs[i], options, second);
+        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], options, second);
         return;
       } catch (const std::exception& e) {
-        files[i].failure = e.what();
+        failure[i] = e.what();
       }
     }
-    out[i] = {internal_error(*files[i].failure)};
+    out[i] = {internal_error(*failure[i])};
   });
-  if (!options.release_memory) new std::vector<ParsedFile>(std::move(files));  // see CheckOptions
+  return out;
+}
+
+std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs, const CheckOptions& options) {
+  auto files = std::make_unique<std::vector<ParsedFile>>(inputs.size());
+  IndexOptions index_options{options.compile_decorators, options.compile_functions};
+  parallel_for(inputs.size(), options.jobs, [&](size_t i) {
+    (*files)[i] = parse_file(inputs[i], index_options, nullptr, SyntaxTree::Keep::TableOnly);
+  });
+  std::vector<const ParsedFile*> parsed;
+  std::vector<const SourceInput*> sources;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    parsed.push_back(&(*files)[i]);
+    sources.push_back(&inputs[i]);
+  }
+  auto out = analyze_files(parsed, sources, std::vector<bool>(inputs.size(), true), options);
+  if (!options.release_memory) files.release();  // see CheckOptions
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "tests/support/catch.h"
 
+#include "core/line_index.h"
 #include "lsp/document_store.h"
 #include "lsp/lsp_error.h"
 
@@ -58,4 +59,25 @@ TEST_CASE("closing forgets the document") {
   CHECK(store.close("untitled:1"));
   CHECK_FALSE(store.close("untitled:1"));
   CHECK(store.all().empty());
+}
+
+TEST_CASE("range offsets agree with a line index, with LF and with CR line breaks") {
+  // Positions on every line, past line ends and past the last line.
+  for (std::string base : {std::string("a = 1\n\xC3\xA9t\xF0\x9F\x98\x80 = 2\n\nlast"),
+                           std::string("a = 1\r\n\xC3\xA9t = 2\rb\n\nlast\n")}) {
+    fxlint::LineIndex index(base);
+    for (uint32_t l1 = 0; l1 < 6; ++l1) {
+      for (uint32_t c1 = 0; c1 < 9; c1 += 2) {
+        for (uint32_t l2 = l1; l2 < 6; ++l2) {
+          uint32_t c2 = l2 == l1 ? c1 + 1 : 0;
+          std::string text = base;
+          apply_content_change(text, edit(l1, c1, l2, c2, "X"));
+          uint32_t s = index.offset_of_utf16(l1, c1), e = index.offset_of_utf16(l2, c2);
+          std::string expected = base.substr(0, s) + "X" + base.substr(e);
+          INFO(l1 << ":" << c1 << " - " << l2 << ":" << c2);
+          CHECK(text == expected);
+        }
+      }
+    }
+  }
 }

@@ -306,6 +306,103 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual(self.client.finish(), 0)
 
 
+HELPER = "import torch\n\n\ndef to_number(t: torch.Tensor):\n    return t.item()\n"
+CALLER = ("import torch\n\nfrom .helpers import to_number\n\n\nclass Net(torch.nn.Module):\n"
+          "    def forward(self, x):\n        return to_number(x)\n")
+
+
+class Workspace(unittest.TestCase):
+    """Files that are not open take part in the analysis, and changes on disk reach it."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.pkg = os.path.join(self.dir.name, "pkg")
+        os.mkdir(self.pkg)
+        open(os.path.join(self.pkg, "__init__.py"), "w").close()
+        self.write("pkg/helpers.py", HELPER)
+        self.write("pkg/model.py", CALLER)
+        self.helper_uri = "file://" + os.path.join(self.pkg, "helpers.py")
+        self.client = Client(self.dir.name)
+        self.addCleanup(self.client.kill)
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, relative, text):
+        with open(os.path.join(self.dir.name, relative), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def watched(self, relative, change_type):
+        self.client.notify("workspace/didChangeWatchedFiles", {"changes": [
+            {"uri": "file://" + os.path.join(self.dir.name, relative), "type": change_type}]})
+
+    def helper_codes(self):
+        return [d["code"] for d in self.client.diagnostics_for(self.helper_uri)["diagnostics"]]
+
+    def test_a_caller_on_disk_makes_the_open_helper_compiled_and_changes_on_disk_follow(self):
+        self.client.request("initialize", {"processId": None, "rootUri": "file://" + self.dir.name, "capabilities": {
+            "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}})
+        self.client.notify("initialized")
+        registration = self.client.wait_for(lambda m: m.get("method") == "client/registerCapability")
+        self.client.send({"id": registration["id"], "result": None})
+        watchers = registration["params"]["registrations"][0]["registerOptions"]["watchers"]
+        self.assertIn({"globPattern": "**/*.py"}, watchers)
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.helper_uri, "languageId": "python", "version": 1, "text": HELPER}})
+        # model.py is not open: its forward calls the helper from disk.
+        self.assertEqual(self.helper_codes(), ["FX101"])
+        # The caller changes on disk: the helper is no longer compiled.
+        self.write("pkg/model.py", CALLER.replace("return to_number(x)", "return x"))
+        self.watched("pkg/model.py", 2)
+        self.assertEqual(self.helper_codes(), [])
+        # A new file calls it again.
+        self.write("pkg/other.py", CALLER)
+        self.watched("pkg/other.py", 1)
+        self.assertEqual(self.helper_codes(), ["FX101"])
+        # A config that excludes the new file takes it out of the workspace.
+        self.write("fxlint.toml", 'exclude = ["pkg/other.py"]\n')
+        self.watched("fxlint.toml", 1)
+        self.assertEqual(self.helper_codes(), [])
+        # Deleted: the file is gone from the analysis.
+        os.remove(os.path.join(self.dir.name, "fxlint.toml"))
+        self.watched("fxlint.toml", 3)
+        self.assertEqual(self.helper_codes(), ["FX101"])
+        os.remove(os.path.join(self.pkg, "other.py"))
+        self.watched("pkg/other.py", 3)
+        self.assertEqual(self.helper_codes(), [])
+        self.assertEqual(self.client.finish(), 0)
+
+    def test_without_file_watching_no_registration_is_asked_and_a_save_rereads_the_file(self):
+        self.client.request("initialize", {"processId": None, "rootUri": "file://" + self.dir.name,
+                                           "capabilities": {}})
+        self.client.notify("initialized")
+        model_uri = "file://" + os.path.join(self.pkg, "model.py")
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.helper_uri, "languageId": "python", "version": 1, "text": HELPER}})
+        self.assertEqual(self.helper_codes(), ["FX101"])
+        # The editor edits and saves the caller: the saved file on disk is read again.
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": model_uri, "languageId": "python", "version": 1, "text": CALLER}})
+        edited = CALLER.replace("return to_number(x)", "return x")
+        self.client.notify("textDocument/didChange", {"textDocument": {"uri": model_uri, "version": 2},
+                                                      "contentChanges": [{"text": edited}]})
+        self.assertEqual(self.helper_codes(), [])
+        self.write("pkg/model.py", edited)
+        self.client.notify("textDocument/didSave", {"textDocument": {"uri": model_uri}})
+        self.client.notify("textDocument/didClose", {"textDocument": {"uri": model_uri}})
+        # Closed, the caller on disk no longer calls the helper either.
+        self.client.request("textDocument/hover", {"textDocument": {"uri": self.helper_uri},
+                                                   "position": {"line": 0, "character": 0}})
+        self.assertTrue(all(m.get("method") != "client/registerCapability" for m in self.drain()))
+        self.assertEqual(self.client.finish(), 0)
+
+    def drain(self):
+        out = []
+        while True:
+            try:
+                out.append(self.client.messages.get(timeout=0.5))
+            except queue.Empty:
+                return out
+
+
 def big_model():
     """The latency benchmark's model: about 18,000 lines, every helper reached from a forward."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "lsp"))

@@ -1,5 +1,9 @@
 // Whole sessions in-process: framed messages in, framed messages out.
 #include "tests/support/catch.h"
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/line_index.h"
@@ -59,11 +63,11 @@ struct Session {
     }
   };
 
-  Result run(FileSettingsProvider settings = {}) {
+  Result run(FileSettingsProvider settings = {}, WorkspaceLister workspace = {}) {
     std::istringstream in(input);
     std::ostringstream out;
     std::ostringstream log;
-    Server server(in, out, {"test", std::move(settings), &log});
+    Server server(in, out, {"test", std::move(settings), &log, std::move(workspace)});
     Result r;
     r.status = server.run();
     r.log = log.str();
@@ -130,6 +134,36 @@ TEST_CASE("compile regions reach across open documents") {
   REQUIRE(model.size() == 2);
   CHECK(model[0].empty());
   CHECK(model[1].empty());  // cleared on close
+}
+
+TEST_CASE("files of the workspace that are not open take part in the analysis") {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("fxlint-lsp-workspace-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  std::ofstream(root / "model.py") << kModel;
+  std::ofstream(root / "helpers.py") << kHelper;
+  std::vector<std::string> listed_roots;
+  WorkspaceLister lister = [&](const std::string& dir) {
+    listed_roots.push_back(dir);
+    return std::vector<std::string>{(root / "helpers.py").string(), (root / "model.py").string()};
+  };
+  std::string helpers_uri = "file://" + (root / "helpers.py").string();
+  for (bool with_workspace : {true, false}) {
+    Session s;
+    s.request("initialize", {{"rootUri", "file:///ignored"}, {"workspaceFolders", {{{"uri", "file://" + root.string()}, {"name", "p"}}}}});
+    s.notify("initialized");
+    s.open(helpers_uri, kHelper);
+    s.sync(helpers_uri);
+    s.request("shutdown", nullptr);
+    s.notify("exit");
+    Session::Result r = s.run(stem_module, with_workspace ? lister : WorkspaceLister{});
+    std::vector<json> helper = r.published(helpers_uri);
+    REQUIRE(helper.size() == 1);
+    // The model on disk compiles the helper; without the workspace nothing does.
+    CHECK(codes(helper[0]) == (with_workspace ? std::vector<std::string>{"FX101"} : std::vector<std::string>{}));
+  }
+  CHECK(listed_roots == std::vector<std::string>{root.string()});  // workspaceFolders win over rootUri
+  fs::remove_all(root);
 }
 
 TEST_CASE("settings come from the callback; a failing one falls back to the defaults once") {

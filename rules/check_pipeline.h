@@ -1,0 +1,42 @@
+#pragma once
+// The two halves of a check, shared by check_sources (one call) and
+// CheckSession (which keeps the first half between calls): parsing and
+// indexing one file, which depends on that file alone, and analysing a set of
+// parsed files together (compile regions and argument types cross files).
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analyzer/file_model.h"
+#include "analyzer/syntax_tree.h"
+#include "core/diagnostic.h"
+#include "rules/checker.h"
+
+namespace fxlint {
+
+// Deeper syntax trees are not analyzed: the analysis recurses over
+// expressions, and a thread's stack would not hold tens of thousands of
+// levels. CPython 3.11 already refuses to compile about 3000 nested operators.
+inline constexpr uint32_t kMaxAnalyzedDepth = 5000;
+
+struct ParsedFile {
+  std::unique_ptr<SyntaxTree> tree;  // in place: `model` holds views into it
+  FileModel model;
+  std::optional<std::string> failure;  // why the analysis of this file stopped
+  bool too_deep() const;
+};
+
+// Parses and indexes one input; with `previous` (that file's last tree), an
+// incremental reparse. Never throws: a failure is recorded in the result.
+ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
+                      SyntaxTree::Keep keep);
+
+// Diagnostics of the files whose `report` is set (the others get an empty
+// list but still take part in the project), in input order.
+std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
+                                                   std::span<const SourceInput* const> inputs,
+                                                   const std::vector<bool>& report, const CheckOptions& options);
+
+}  // namespace fxlint

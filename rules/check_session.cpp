@@ -1,0 +1,83 @@
+#include "rules/check_session.h"
+
+#include "core/parallel.h"
+#include "rules/check_pipeline.h"
+
+namespace fxlint {
+
+struct CheckSession::Cached {
+  ParsedFile file;
+  std::string module_name;
+  IndexOptions index_options;
+  bool editing = false;
+  uint64_t revision = 0;
+};
+
+CheckSession::CheckSession() = default;
+CheckSession::~CheckSession() = default;
+CheckSession::CheckSession(CheckSession&&) noexcept = default;
+CheckSession& CheckSession::operator=(CheckSession&&) noexcept = default;
+
+namespace {
+
+bool same_index_options(const IndexOptions& a, const IndexOptions& b) {
+  return a.compile_decorators == b.compile_decorators && a.compile_functions == b.compile_functions;
+}
+
+}  // namespace
+
+std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const SessionInput> inputs,
+                                                         const CheckOptions& options) {
+  IndexOptions index_options{options.compile_decorators, options.compile_functions};
+  std::unordered_map<std::string, std::unique_ptr<Cached>> kept;
+  std::vector<Cached*> entries(inputs.size(), nullptr);
+  std::vector<size_t> stale;  // inputs to parse
+  std::vector<std::unique_ptr<Cached>> duplicates;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const SourceInput& in = *inputs[i].source;
+    auto found = files_.find(in.path);
+    std::unique_ptr<Cached> entry;
+    if (found != files_.end()) entry = std::move(found->second);
+    if (!entry) entry = std::make_unique<Cached>();
+    bool same_text = (inputs[i].revision != 0 && inputs[i].revision == entry->revision) ||
+                     (entry->file.tree && entry->file.tree->text() == in.text);
+    bool fresh = entry->file.tree && same_text && entry->module_name == in.module_name &&
+                 same_index_options(entry->index_options, index_options) && entry->editing == inputs[i].editing;
+    if (!fresh) stale.push_back(i);
+    entries[i] = entry.get();
+    // A path given twice is parsed twice; the first is kept for the next call.
+    if (kept.count(in.path)) duplicates.push_back(std::move(entry));
+    else kept[in.path] = std::move(entry);
+  }
+  parallel_for(stale.size(), options.jobs, [&](size_t k) {
+    size_t i = stale[k];
+    Cached& entry = *entries[i];
+    // Only a tree of the same module and options, kept for editing, is a base for reparsing.
+    const SyntaxTree* previous = nullptr;
+    if (inputs[i].editing && entry.editing && entry.file.tree && entry.module_name == inputs[i].source->module_name &&
+        same_index_options(entry.index_options, index_options)) {
+      previous = entry.file.tree.get();
+    }
+    ParsedFile parsed = parse_file(*inputs[i].source, index_options, previous,
+                                   inputs[i].editing ? SyntaxTree::Keep::ParserTree : SyntaxTree::Keep::TableOnly);
+    entry.file = std::move(parsed);
+    entry.module_name = inputs[i].source->module_name;
+    entry.index_options = index_options;
+    entry.editing = inputs[i].editing;
+  });
+  for (size_t i = 0; i < inputs.size(); ++i) entries[i]->revision = inputs[i].revision;
+  last_parsed_ = stale.size();
+  files_ = std::move(kept);
+
+  std::vector<const ParsedFile*> parsed;
+  std::vector<const SourceInput*> sources;
+  std::vector<bool> report;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    parsed.push_back(&entries[i]->file);
+    sources.push_back(inputs[i].source);
+    report.push_back(inputs[i].report);
+  }
+  return analyze_files(parsed, sources, report, options);
+}
+
+}  // namespace fxlint

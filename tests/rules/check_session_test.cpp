@@ -1,0 +1,135 @@
+// A session must always give what check_sources gives for the same inputs,
+// whatever it reused from earlier calls.
+#include "tests/support/catch.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rules/check_session.h"
+#include "rules/checker.h"
+#include "tests/support/fixture_file.h"
+
+namespace fs = std::filesystem;
+using namespace fxlint;
+
+namespace {
+
+SourceInput input(std::string path, std::string module, std::string text) {
+  return {std::move(path), std::move(module), std::move(text), default_rules(Target::Dynamo), Target::Dynamo};
+}
+
+std::vector<std::string> codes(const std::vector<Diagnostic>& ds) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : ds) out.push_back(d.code + "@" + std::to_string(d.range.start));
+  return out;
+}
+
+std::vector<std::vector<std::string>> session_codes(CheckSession& s, const std::vector<SourceInput>& in,
+                                                    std::vector<bool> report = {}) {
+  std::vector<SessionInput> si;
+  for (size_t i = 0; i < in.size(); ++i) si.push_back({&in[i], report.empty() || report[i], true});
+  std::vector<std::vector<std::string>> out;
+  for (const auto& ds : s.check(si, CheckOptions{})) out.push_back(codes(ds));
+  return out;
+}
+
+std::vector<std::vector<std::string>> fresh_codes(const std::vector<SourceInput>& in) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& ds : check_sources(in, CheckOptions{})) out.push_back(codes(ds));
+  return out;
+}
+
+const char* kModel =
+    "import torch\n"
+    "from pkg.helpers import scale\n"
+    "class M(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        return scale(x)\n";
+const char* kHelpers =
+    "def scale(x):\n"
+    "    n = x.sum().item()\n"
+    "    return x * n\n";
+
+}  // namespace
+
+TEST_CASE("a session reuses unchanged files and equals a fresh check") {
+  CheckSession session;
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", kModel),
+                                    input("pkg/helpers.py", "pkg.helpers", kHelpers)};
+  CHECK(session_codes(session, files) == fresh_codes(files));
+  CHECK(session.last_parsed() == 2);
+  CHECK(session_codes(session, files) == fresh_codes(files));
+  CHECK(session.last_parsed() == 0);
+
+  // The helper is compiled only through the model: renaming the call takes it out.
+  files[0].text = std::string(kModel).replace(std::string(kModel).find("scale(x)"), 5, "float");
+  auto after = session_codes(session, files);
+  CHECK(session.last_parsed() == 1);
+  CHECK(after == fresh_codes(files));
+  CHECK(after[1].empty());
+}
+
+TEST_CASE("a file not reported still makes its callees compiled") {
+  CheckSession session;
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", kModel),
+                                    input("pkg/helpers.py", "pkg.helpers", kHelpers)};
+  auto out = session_codes(session, files, {false, true});
+  CHECK(out[0].empty());
+  REQUIRE(out[1].size() == 1);
+  CHECK(out[1][0].starts_with("FX101@"));
+  // Without the model, the helper is not compiled code.
+  std::vector<SourceInput> alone = {files[1]};
+  CHECK(session_codes(session, alone) == std::vector<std::vector<std::string>>{{}});
+}
+
+TEST_CASE("random edits of the rule fixtures give what a fresh check gives") {
+  fs::path dir = fxlint::test::rule_fixtures_dir();
+  std::mt19937 rng(7);
+  static const char* pieces[] = {" ", "x", "\n", ".item()", "(", ":", "    ", "if x.sum() > 0:\n        pass\n"};
+  for (const char* name : {"FX101.py", "FX103.py", "FX201.py", "FX301.py", "FX403.py"}) {
+    CheckSession session;
+    const std::string original = fxlint::test::read_file(dir / name);
+    std::vector<SourceInput> files = {input(name, "fixture", original)};
+    for (int step = 0; step < 30; ++step) {
+      // Each version is one edit away from the original, so the session
+      // reparses between arbitrary versions, broken ones included.
+      std::string& text = files[0].text;
+      text = original;
+      size_t at = std::uniform_int_distribution<size_t>(0, text.size())(rng);
+      size_t len = std::min<size_t>(text.size() - at, std::uniform_int_distribution<size_t>(0, 6)(rng));
+      text.replace(at, len, pieces[std::uniform_int_distribution<size_t>(0, std::size(pieces) - 1)(rng)]);
+      auto got = session_codes(session, files);
+      auto fresh = fresh_codes(files);
+      bool broken = std::any_of(fresh[0].begin(), fresh[0].end(), [](const std::string& c) { return c.starts_with("FX900"); });
+      INFO(name << " step " << step);
+      // Error recovery of a broken text may group it differently; a text that parses must not differ.
+      if (!broken) CHECK(got == fresh);
+    }
+  }
+}
+
+TEST_CASE("a path given twice is checked twice") {
+  CheckSession session;
+  std::vector<SourceInput> files = {input("a.py", "a", "import torch\n@torch.compile\ndef f(x):\n    return x.item()\n"),
+                                    input("a.py", "a", "x = 1\n")};
+  auto out = session_codes(session, files);
+  CHECK(out == fresh_codes(files));
+  CHECK(session_codes(session, files) == out);
+}
+
+TEST_CASE("a cancelled check stops, and the next call still gives the full result") {
+  CheckSession session;
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", kModel),
+                                    input("pkg/helpers.py", "pkg.helpers", kHelpers)};
+  std::vector<SessionInput> si = {{&files[0], true, true}, {&files[1], true, true}};
+  std::atomic<bool> cancel{true};
+  CheckOptions options;
+  options.cancel = &cancel;
+  CHECK_THROWS_AS(session.check(si, options), CheckCancelled);
+  CHECK(check_sources(files, CheckOptions{})[1].size() == 1);
+  CHECK(session_codes(session, files) == fresh_codes(files));
+  CHECK(session.last_parsed() == 0);  // the parse of the cancelled call was kept
+}
