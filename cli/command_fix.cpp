@@ -68,35 +68,22 @@ LintRequest lint_request(const ParsedArgs& args) {
   return request;
 }
 
-// A file the loop may fix, and where it sits among the check_sources calls.
+// A file the loop may fix.
 struct PlannedFile {
   fs::path path;
   std::string display;
   EncodedText encoded;
-  size_t group = 0;
   std::optional<size_t> verify_targets;  // into FixPlan::verify_targets: its config's, when it has any
-};
-
-// One check_sources call: files sharing the options it takes.
-struct LintGroup {
-  std::vector<SourceInput> inputs;
-  std::vector<size_t> file_index;  // into FixPlan::files
-  CheckOptions options;
 };
 
 struct FixPlan {
   std::vector<PlannedFile> files;
-  std::vector<LintGroup> groups;
+  std::vector<SourceInput> inputs;  // per file, as check_sources takes them (the text set per pass)
+  CheckOptions options;             // one analysis of every file, as `check` does it
   std::vector<std::string> problems;  // files that cannot be fixed, and why
   std::vector<std::string> warnings;  // about the settings
   std::vector<NestedVerifyTargets> verify_targets;  // of the configs that govern the files, where they have any
 };
-
-void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
-  for (const std::string& s : from) {
-    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
-  }
-}
 
 // The same config, discovery, rule selection and module naming as `check`.
 FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
@@ -113,8 +100,8 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
     plan.problems.push_back(display_path(p.path, cwd) + ": " + p.message);
   }
   ModuleNamer modules;
-  // Files are grouped by what CheckOptions carries once per call.
-  std::map<std::tuple<Scope, std::string>, size_t> group_of;
+  plan.options.jobs = request.jobs;
+  std::set<const Config*> seen;
   std::map<fs::path, size_t> targets_of;  // by config root
   for (SourceFile& source : read_source_files(found.files, request.jobs)) {
     std::string shown = display_path(source.path, cwd);
@@ -128,31 +115,16 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
       continue;
     }
     const Config& config = configs.for_file(source.path);
-    FileSettings settings = file_settings(request, config, source.path);
-    Scope scope = settings.scope;
-    std::string torch_version = torch_version_for(config, &plan.warnings);
-
-    auto [it, fresh] = group_of.try_emplace({scope, torch_version}, plan.groups.size());
-    if (fresh) {
-      LintGroup g;
-      g.options.scope = scope;
-      g.options.torch_version = torch_version;
-      g.options.jobs = request.jobs;
-      plan.groups.push_back(std::move(g));
-    }
+    if (seen.insert(&config).second) add_project_options(plan.options, config);
     std::optional<size_t> targets;
     if (!config.verify.targets.empty()) {
       auto [t, first] = targets_of.try_emplace(config.root.lexically_normal(), plan.verify_targets.size());
       if (first) plan.verify_targets.push_back({config.root.lexically_normal(), config.verify});
       targets = t->second;
     }
-    LintGroup& group = plan.groups[it->second];
-    append_unique(group.options.entry_points, config.entry_points);
-    append_unique(group.options.compile_functions, config.compile_functions);
-    append_unique(group.options.compile_decorators, config.compile_decorators);
-    group.file_index.push_back(plan.files.size());
-    group.inputs.push_back({shown, modules.name_of(source.path), "", settings.rules, settings.target});
-    plan.files.push_back({source.path, shown, std::move(encoded), it->second, targets});
+    plan.inputs.push_back(source_input(request, config, source.path, shown, modules.name_of(source.path), "",
+                                       &plan.warnings));
+    plan.files.push_back({source.path, shown, std::move(encoded), targets});
   }
   return plan;
 }
@@ -391,14 +363,9 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   std::vector<FixInput> inputs;
   for (const PlannedFile& f : plan.files) inputs.push_back({f.display, f.encoded.text});
   LintFunction lint = [&](std::span<const std::string> texts) {
-    std::vector<std::vector<Diagnostic>> out(texts.size());
-    for (LintGroup& g : plan.groups) {
-      for (size_t k = 0; k < g.inputs.size(); ++k) g.inputs[k].text = texts[g.file_index[k]];
-      std::vector<std::vector<Diagnostic>> found = check(g.inputs, g.options);
-      for (size_t k = 0; k < g.inputs.size() && k < found.size(); ++k) {
-        out[g.file_index[k]] = std::move(found[k]);
-      }
-    }
+    for (size_t k = 0; k < plan.inputs.size(); ++k) plan.inputs[k].text = texts[k];
+    std::vector<std::vector<Diagnostic>> out = check(plan.inputs, plan.options);
+    out.resize(texts.size());
     return out;
   };
   FixLoopOptions options;

@@ -47,6 +47,21 @@ FileSettings file_settings(const LintRequest& request, const Config& config, con
   return s;
 }
 
+SourceInput source_input(const LintRequest& request, const Config& config, const fs::path& file, std::string shown,
+                         std::string module_name, std::string text, std::vector<std::string>* warnings) {
+  FileSettings settings = file_settings(request, config, file);
+  SourceInput in{std::move(shown), std::move(module_name), std::move(text), settings.rules, settings.target};
+  in.scope = settings.scope;
+  in.torch_version = torch_version_for(config, warnings);
+  return in;
+}
+
+void add_project_options(CheckOptions& options, const Config& config) {
+  append_unique(options.entry_points, config.entry_points);
+  append_unique(options.compile_functions, config.compile_functions);
+  append_unique(options.compile_decorators, config.compile_decorators);
+}
+
 std::string display_path(const fs::path& path, const fs::path& cwd) {
   fs::path rel = path.lexically_relative(cwd);
   std::string r = rel.generic_string();
@@ -85,14 +100,14 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     outcome.files.push_back({p.path, display_path(p.path, cwd), "", {file_problem(p.message)}});
   }
 
-  // Files grouped by what CheckOptions holds once per call: scope and torch version.
-  struct Group {
-    std::vector<SourceInput> inputs;
-    std::vector<size_t> result_index;
-    CheckOptions options;
-    std::set<const Config*> configs;
-  };
-  std::map<std::pair<Scope, std::string>, Group> groups;
+  // One analysis of every file: settings that differ between configs are per
+  // file, and the ways code reaches a compiler are those of every config.
+  std::vector<SourceInput> inputs;
+  std::vector<size_t> result_index;
+  CheckOptions options;
+  options.jobs = request.jobs;
+  options.release_memory = request.release_memory;
+  std::set<const Config*> seen;
   ModuleNamer modules;
   for (SourceFile& source : sources) {
     FileResult result{source.path, display_path(source.path, cwd), "", {}};
@@ -109,31 +124,18 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
       continue;
     }
     const Config& config = configs.for_file(source.path);
-    FileSettings settings = file_settings(request, config, source.path);
-    Group& group = groups[{settings.scope, torch_version_for(config, &outcome.warnings)}];
-    group.configs.insert(&config);
-    group.result_index.push_back(outcome.files.size());
-    group.inputs.push_back({result.display_path, modules.name_of(source.path), std::move(source.text),
-                            settings.rules, settings.target});
+    if (seen.insert(&config).second) add_project_options(options, config);
+    result_index.push_back(outcome.files.size());
+    inputs.push_back(source_input(request, config, source.path, result.display_path, modules.name_of(source.path),
+                                  std::move(source.text), &outcome.warnings));
     outcome.files.push_back(std::move(result));
   }
 
-  for (auto& [key, group] : groups) {
-    group.options.scope = key.first;
-    group.options.torch_version = key.second;
-    group.options.jobs = request.jobs;
-    group.options.release_memory = request.release_memory;
-    for (const Config* c : group.configs) {
-      append_unique(group.options.entry_points, c->entry_points);
-      append_unique(group.options.compile_functions, c->compile_functions);
-      append_unique(group.options.compile_decorators, c->compile_decorators);
-    }
-    std::vector<std::vector<Diagnostic>> found = check_sources(group.inputs, group.options);
-    for (size_t i = 0; i < group.inputs.size(); ++i) {
-      FileResult& result = outcome.files[group.result_index[i]];
-      result.text = std::move(group.inputs[i].text);
-      if (i < found.size()) result.diagnostics = std::move(found[i]);
-    }
+  std::vector<std::vector<Diagnostic>> found = check_sources(inputs, options);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    FileResult& result = outcome.files[result_index[i]];
+    result.text = std::move(inputs[i].text);
+    if (i < found.size()) result.diagnostics = std::move(found[i]);
   }
 
   std::stable_sort(outcome.files.begin(), outcome.files.end(),

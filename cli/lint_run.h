@@ -50,6 +50,16 @@ struct FileSettings {
 FileSettings file_settings(const LintRequest& request, const Config& config,
                            const std::filesystem::path& file);
 
+// The input for one file, with its settings: `check`, `fix` and the language
+// server all build them here. `warnings` collects problems finding the torch version.
+SourceInput source_input(const LintRequest& request, const Config& config, const std::filesystem::path& file,
+                         std::string shown, std::string module_name, std::string text,
+                         std::vector<std::string>* warnings);
+// Adds what `config` says about how code reaches a compiler (entry points,
+// compile functions and decorators): one analysis takes those of every config
+// of the files it holds, so that a sub-package's config never splits a project.
+void add_project_options(CheckOptions& options, const Config& config);
+
 // Throws ConfigError for broken config. `cwd` anchors relative paths.
 LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream,
                      const std::filesystem::path& cwd);

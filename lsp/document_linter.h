@@ -1,15 +1,14 @@
 #pragma once
 // Lints the open documents together with the workspace's files on disk, so
 // that compile regions reach across them (a model in one file calling a
-// helper in another, open or not). Keeps a CheckSession per set of check
-// options: unchanged files are not parsed again, and an edited document is
-// reparsed incrementally. Only the open documents get diagnostics.
+// helper in another, open or not). Keeps a CheckSession: unchanged files are
+// not parsed again, and an edited document is reparsed incrementally. Only
+// the open documents get diagnostics.
 // No JSON here: byte ranges in, core Diagnostics out.
 #include <atomic>
 #include <map>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "core/diagnostic.h"
@@ -44,9 +43,6 @@ class DocumentLinter {
   void forget_settings() { workspace_.clear(); }
 
  private:
-  // What a CheckSession takes once per call rather than once per file.
-  using OptionsKey = std::tuple<Scope, std::string, std::vector<std::string>, std::vector<std::string>,
-                                std::vector<std::string>>;
   struct Resolved {
     FileSettingsForLsp settings;
     std::string error;  // why the defaults are used, "" when they are not
@@ -63,7 +59,7 @@ class DocumentLinter {
 
   FileSettingsProvider settings_;
   std::map<std::string, WorkspaceInput> workspace_;  // by path
-  std::map<OptionsKey, CheckSession> sessions_;
+  CheckSession session_;
 };
 
 }  // namespace fxlint::lsp

@@ -83,8 +83,7 @@ void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view t
 }
 
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
-                                  const SourceInput& input, const CheckOptions& options,
-                                  const ArgumentTypes& arguments) {
+                                  const SourceInput& input, const ArgumentTypes& arguments) {
   std::vector<Diagnostic> out;
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
@@ -108,7 +107,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     out.push_back({"FX900", syntax->message, syntax->range, Severity::Error, std::nullopt});
   }
 
-  CheckSettings settings{options.torch_version, input.target};
+  CheckSettings settings{input.torch_version, input.target};
   DiagnosticSink sink;
   std::vector<std::unique_ptr<Check>> checks;
   for (const CheckEntry& e : check_factories()) {
@@ -122,7 +121,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
     for (size_t f = 0; f < file.model.functions.size(); ++f) {
       int fi = static_cast<int>(f);
-      bool walk = options.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
+      bool walk = input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
                                               : project.in_region(index, fi, tracer);
       if (walk) walk_function(project, index, fi, dispatcher, &arguments);
     }
@@ -215,7 +214,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
     if (!failure[i]) {
       try {
-        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], options, second);
+        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second);
         return;
       } catch (const std::exception& e) {
         failure[i] = e.what();

@@ -13,25 +13,31 @@ namespace fxlint {
 
 enum class Scope { Reachable, All };
 
+// One file and the settings that decide what is reported in it. They are
+// per file because they do not change the analysis of the project: files with
+// different targets, scopes or torch versions are still analysed together
+// (compile regions cross files whatever a sub-package's config says).
 struct SourceInput {
   std::string path;         // as shown to the user
   std::string module_name;  // dotted import name ("pkg.sub.mod"), "" when unknown
   std::string text;         // file contents as read (bytes)
   RuleSet enabled;          // rules on for this file (select/ignore/per-file-ignores applied)
   Target target = Target::Fx2Onnx;
+  Scope scope = Scope::Reachable;  // which of its functions are checked
+  // torch version the fixes target ("2.14"): decides the compile-guard spelling.
+  // Empty when unknown: fixes then use spellings every torch 2.x has.
+  std::string torch_version = {};
 };
 
+// What applies to the whole project being analysed: the ways code is handed
+// to a compiler, which decide the compile regions across files.
 struct CheckOptions {
-  Scope scope = Scope::Reachable;
   // "package.module:Qualified.name" functions that are compile entry points.
   std::vector<std::string> entry_points;
   // Dotted names of callables whose first argument gets compiled (e.g. "vendor.Context.compile").
   std::vector<std::string> compile_functions;
   // Dotted names of decorators that mark a function as compiled.
   std::vector<std::string> compile_decorators;
-  // torch version the fixes target ("2.14"): decides the compile-guard spelling.
-  // Empty when unknown: fixes then use spellings every torch 2.x has.
-  std::string torch_version;
   unsigned jobs = 1;  // 0 = all cores
   // False when the process ends right after this call (`fxlint check`): the
   // parsed trees are then left to the operating system, which takes them back

@@ -22,7 +22,7 @@ struct Run {
   int status = 0;
   std::string out;
   std::string err;
-  CheckOptions seen_options;
+  std::vector<SourceInput> seen_inputs;
 };
 
 Run fix(const TempDir& dir, std::vector<std::string> args) {
@@ -30,8 +30,8 @@ Run fix(const TempDir& dir, std::vector<std::string> args) {
   std::istringstream in;
   std::ostringstream out, err;
   Io io{in, out, err, dir.path()};
-  CheckFunction check = [&](std::span<const SourceInput> inputs, const CheckOptions& options) {
-    run.seen_options = options;
+  CheckFunction check = [&](std::span<const SourceInput> inputs, const CheckOptions&) {
+    run.seen_inputs.assign(inputs.begin(), inputs.end());
     std::vector<std::vector<Diagnostic>> found;
     for (const SourceInput& input : inputs) found.push_back(toy_rules(input));
     return found;
@@ -106,7 +106,8 @@ TEST_CASE("rule selection and config apply as in check", "[fix-command]") {
   Run ignored = fix(dir, {"--ignore", "FX104", "m.py"});
   CHECK(ignored.status == 0);
   CHECK(ignored.out.empty());
-  CHECK(ignored.seen_options.torch_version == "1.13");
+  REQUIRE(ignored.seen_inputs.size() == 1);
+  CHECK(ignored.seen_inputs[0].torch_version == "1.13");
   CHECK_THROWS_AS(fix(dir, {"--select", "NOPE", "m.py"}), UsageError);
 }
 

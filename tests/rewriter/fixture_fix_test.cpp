@@ -30,7 +30,7 @@ struct OneRule {
       only.set(static_cast<size_t>(rule));
       inputs.push_back({module + ".py", module, t, only, target});
     }
-    return check_sources(inputs, fixture_options());
+    return check_fixtures(inputs);
   }
 };
 

@@ -27,12 +27,11 @@ inline std::filesystem::path rule_fixtures_dir() {
   return std::filesystem::path(FXLINT_SOURCE_DIR) / "tests" / "fixtures" / "rules";
 }
 
-// Options for the fixtures: fixes are written for the torch the project pins
+// Checks fixtures. Their fixes are written for the torch the project pins
 // (requirements/runtime.txt), the one equivalence/run.py then runs them on.
-inline CheckOptions fixture_options() {
-  CheckOptions options;
-  options.torch_version = "2.14";
-  return options;
+inline std::vector<std::vector<Diagnostic>> check_fixtures(std::vector<SourceInput> inputs) {
+  for (SourceInput& in : inputs) in.torch_version = "2.14";
+  return check_sources(inputs, CheckOptions{});
 }
 
 // The target a fixture is checked for (fx2onnx unless it names one).

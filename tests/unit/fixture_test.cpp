@@ -32,7 +32,7 @@ TEST_CASE("rule fixtures: every marked line flagged, nothing else") {
       SourceInput input{path.string(), path.stem().string(), text, default_rules(target), target};
       input.enabled.set(static_cast<size_t>(RuleId::FX901));
       std::vector<SourceInput> inputs{input};
-      auto result = check_sources(inputs, fixture_options());
+      auto result = check_fixtures(inputs);
       LineIndex lines(text);
       std::map<uint32_t, std::multiset<std::string>> actual;
       for (const Diagnostic& d : result[0]) actual[lines.location(d.range.start).row].insert(d.code);

@@ -29,3 +29,20 @@ def test_helper_alone_is_not_a_compile_region(project):
     project.write("src/pkg/__init__.py", "")
     project.write("src/pkg/helpers.py", HELPER)
     assert project.run("check").returncode == 0
+
+
+@pytest.mark.parametrize("sub_config", ['torch-version = "2.1"\n', 'scope = "all"\ntarget = "dynamo"\n'])
+def test_a_sub_package_config_does_not_split_the_project(project, sub_config):
+    # Settings that only decide what is reported in a file (torch version,
+    # scope, target) stay per file: the helper is still compiled through the
+    # model outside the sub-package, for check and fix alike.
+    project.write("src/pkg/__init__.py", "")
+    project.write("src/pkg/sub/__init__.py", "")
+    project.write("src/pkg/sub/fxlint.toml", sub_config)
+    project.write("src/pkg/sub/helpers.py", HELPER)
+    project.write("src/pkg/model.py", MODEL.format(import_line="from pkg.sub.helpers import to_number"))
+    check = project.run("check", "--output-format", "concise", "src")
+    assert check.returncode == 1, check.stdout
+    assert "src/pkg/sub/helpers.py:5:12: FX101" in check.stdout
+    fix = project.run("fix", "src")
+    assert "FX101" in fix.stdout + fix.stderr
