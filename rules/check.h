@@ -1,6 +1,7 @@
 #pragma once
 // What every check is: a CodeVisitor that reports into a DiagnosticSink. One
-// check per file in rules/checks/, listed in check_factories.cpp.
+// check per file in rules/checks/, named by the rows of rule_table.def it
+// reports (its check column); check_factories.cpp is generated from them.
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -1,51 +1,53 @@
-// The checks that run on compiled code, in catalog order. Adding a rule means
-// a row in rule_table.def, a file in checks/, and a line here.
+// The checks that run on compiled code, generated from rule_table.def's check
+// column so that a rule's row is the only place that says which check reports
+// it: one entry per check, in the order of the first row naming it, holding
+// every rule that names it.
+#include <algorithm>
+
 #include "rules/check.h"
 
 namespace fxlint {
 
-#define FXLINT_CHECK(fn) std::unique_ptr<Check> fn(DiagnosticSink&, const CheckSettings&);
-FXLINT_CHECK(make_tensor_item)
-FXLINT_CHECK(make_tensor_to_python)
-FXLINT_CHECK(make_tensor_condition)
-FXLINT_CHECK(make_tensor_assert)
-FXLINT_CHECK(make_data_dependent_loop)
-FXLINT_CHECK(make_global_read)
-FXLINT_CHECK(make_python_state_mutation)
-FXLINT_CHECK(make_outer_container_mutation)
-FXLINT_CHECK(make_boolean_mask_index)
-FXLINT_CHECK(make_boolean_mask_assign)
-FXLINT_CHECK(make_dynamic_shape_op)
-FXLINT_CHECK(make_data_dependent_size)
-FXLINT_CHECK(make_outer_tensor_assign)
-FXLINT_CHECK(make_attribute_tensor_assign)
-FXLINT_CHECK(make_print_or_log)
-FXLINT_CHECK(make_untraceable_call)
-FXLINT_CHECK(make_host_sync)
-FXLINT_CHECK(make_untraceable_construct)
-#undef FXLINT_CHECK
+// make_<stem>() of each checks/<stem>.cpp (declared once per row naming it).
+#define CHECKED_BY(stem) std::unique_ptr<Check> make_##stem(DiagnosticSink&, const CheckSettings&);
+#define NO_CHECK
+#define RULE(code, name, a, b, c, fix, check, summary) check
+#include "rules/rule_table.def"
+#undef CHECKED_BY
+#undef NO_CHECK
+
+namespace {
+
+struct RuleCheck {
+  RuleId rule;
+  CheckFactory make;  // null for the rules the checker reports itself
+};
+
+constexpr RuleCheck kRuleChecks[] = {
+#define CHECKED_BY(stem) make_##stem
+#define NO_CHECK nullptr
+#define RULE(code, name, a, b, c, fix, check, summary) {RuleId::code, check},
+#include "rules/rule_table.def"
+#undef CHECKED_BY
+#undef NO_CHECK
+};
+
+}  // namespace
 
 const std::vector<CheckEntry>& check_factories() {
-  static const std::vector<CheckEntry> entries = {
-      {{RuleId::FX101}, make_tensor_item},
-      {{RuleId::FX102}, make_tensor_to_python},
-      {{RuleId::FX103}, make_tensor_condition},
-      {{RuleId::FX104}, make_tensor_assert},
-      {{RuleId::FX105}, make_data_dependent_loop},
-      {{RuleId::FX201, RuleId::FX202}, make_global_read},
-      {{RuleId::FX203}, make_python_state_mutation},
-      {{RuleId::FX204, RuleId::FX404}, make_outer_container_mutation},
-      {{RuleId::FX301}, make_boolean_mask_index},
-      {{RuleId::FX302}, make_boolean_mask_assign},
-      {{RuleId::FX303}, make_dynamic_shape_op},
-      {{RuleId::FX304}, make_data_dependent_size},
-      {{RuleId::FX401, RuleId::FX402}, make_outer_tensor_assign},
-      {{RuleId::FX403}, make_attribute_tensor_assign},
-      {{RuleId::FX501}, make_print_or_log},
-      {{RuleId::FX502}, make_untraceable_call},
-      {{RuleId::FX503}, make_host_sync},
-      {{RuleId::FX504}, make_untraceable_construct},
-  };
+  static const std::vector<CheckEntry> entries = [] {
+    std::vector<CheckEntry> out;
+    for (const RuleCheck& rc : kRuleChecks) {
+      if (rc.make == nullptr) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const CheckEntry& e) { return e.make == rc.make; });
+      if (it == out.end()) {
+        out.push_back({{rc.rule}, rc.make});
+      } else {
+        it->rules.push_back(rc.rule);
+      }
+    }
+    return out;
+  }();
   return entries;
 }
 

@@ -17,8 +17,13 @@ constexpr Severity O = Severity::Off;
 const std::array<RuleInfo, kRuleCount>& table() {
   static const std::array<RuleInfo, kRuleCount> rules = [] {
     std::array<RuleInfo, kRuleCount> r{{
-#define RULE(code, name, a, b, c, summary) {RuleId::code, #code, name, summary, {a, b, c}, {}},
+#define CHECKED_BY(stem) #stem
+#define NO_CHECK ""
+#define RULE(code, name, a, b, c, fix, check, summary) \
+  {RuleId::code, #code, name, summary, {a, b, c}, FixAvailability::fix, check, {}},
 #include "rules/rule_table.def"
+#undef CHECKED_BY
+#undef NO_CHECK
     }};
     for (size_t i = 0; i < kRuleCount; ++i) r[i].doc = detail::kRuleDocs[i];
     return r;
@@ -27,6 +32,17 @@ const std::array<RuleInfo, kRuleCount>& table() {
 }
 
 }  // namespace
+
+const char* fix_availability_name(FixAvailability f) {
+  switch (f) {
+    case FixAvailability::None: return "none";
+    case FixAvailability::DisplayOnly: return "display-only";
+    case FixAvailability::Safe: return "safe";
+    case FixAvailability::Unsafe: return "unsafe";
+    case FixAvailability::SafeOrUnsafe: return "safe / unsafe";
+  }
+  return "none";
+}
 
 std::span<const RuleInfo> all_rules() { return table(); }
 

@@ -15,11 +15,20 @@ enum class Target { Fx2Onnx, Dynamo, Export };
 inline constexpr Target kTargets[] = {Target::Fx2Onnx, Target::Dynamo, Target::Export};
 
 enum class RuleId : uint8_t {
-#define RULE(code, name, a, b, c, summary) code,
+#define RULE(code, name, a, b, c, fix, check, summary) code,
 #include "rules/rule_table.def"
   Count
 };
 constexpr size_t kRuleCount = static_cast<size_t>(RuleId::Count);
+
+// What `fxlint fix` offers for a rule's findings (the fix column of
+// rule_table.def). Safe, Unsafe and SafeOrUnsafe rules rewrite code;
+// SafeOrUnsafe decides the applicability per finding.
+enum class FixAvailability : uint8_t { None, DisplayOnly, Safe, Unsafe, SafeOrUnsafe };
+
+// As docs/rules.md's catalog writes it: "none", "display-only", "safe",
+// "unsafe", "safe / unsafe".
+const char* fix_availability_name(FixAvailability f);
 
 struct RuleInfo {
   RuleId id;
@@ -27,6 +36,8 @@ struct RuleInfo {
   std::string_view name;     // "tensor-item"
   std::string_view summary;  // one line
   Severity severity[3];      // indexed by Target
+  FixAvailability fix;
+  std::string_view check;    // stem of the check in rules/checks/; empty when the checker reports the rule
   std::string_view doc;      // Markdown, embedded from rules/docs/CODE.md
 
   Severity severity_for(Target t) const { return severity[static_cast<int>(t)]; }
