@@ -1,15 +1,19 @@
 #include "cli/command_server.h"
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 
 #include "cli/arg_parser.h"
+#include "cli/command_verify.h"
 #include "cli/cli_error.h"
 #include "cli/config_resolver.h"
 #include "cli/file_discovery.h"
 #include "cli/lint_run.h"
 #include "cli/module_name.h"
 #include "cli/python_environment.h"
+#include "cli/verify_output.h"
+#include "cli/verify_run.h"
 #include "cli/version.h"
 #include "lsp/server.h"
 
@@ -66,6 +70,49 @@ std::vector<std::string> workspace_files(const fs::path& cwd, const std::optiona
   return out;
 }
 
+// The verify targets of the config governing `path` that are defined in it.
+std::vector<lsp::RuntimeTarget> verify_targets_in(const fs::path& cwd, const std::optional<fs::path>& forced,
+                                                  const std::string& path) {
+  ConfigResolver configs(cwd, forced);
+  fs::path file = normalize_path(path, cwd);
+  const Config& config = configs.for_file(file);
+  std::vector<lsp::RuntimeTarget> out;
+  fs::path root = config.root.lexically_normal();
+  for (const VerifyJob& job : config_verify_jobs(config.verify, root, std::nullopt, std::nullopt)) {
+    size_t colon = job.target.rfind(':');
+    if (colon == std::string::npos) continue;
+    fs::path target_file = normalize_path(job.target.substr(0, colon), root);
+    if (target_file != file) continue;
+    out.push_back({job.target, job.inputs, job.backend, root.string(), target_file.string(), job.target.substr(colon + 1)});
+  }
+  return out;
+}
+
+// Runs one target as `fxlint verify` would, and places what it reports.
+lsp::RuntimeVerification verify_target(const lsp::RuntimeTarget& target) {
+  VerifyJob job;
+  job.target = target.target;
+  job.inputs = target.inputs;
+  job.backend = target.backend;
+  job.cwd = target.root;
+  lsp::RuntimeVerification out;
+  CaptureInstall install = capture_install();
+  if (std::optional<std::string> why = capture_unavailable(install)) {
+    out.summary = "cannot verify: " + *why;
+    return out;
+  }
+  VerifyResult result = verify(install, job);
+  out.ran = result.status != VerifyStatus::Error;
+  out.passed = result.status == VerifyStatus::Passed;
+  out.summary = verdict_text(result);
+  for (const ReportedSite& site : reported_sites(result.report)) {
+    fs::path file = normalize_path(site.file, target.root);
+    out.findings.push_back({file.string(), static_cast<uint32_t>(std::max(site.line, 1)), site.source_line,
+                            site.code, site.what});
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_server(std::span<const std::string> args, Io& io) {
@@ -85,6 +132,10 @@ int run_server(std::span<const std::string> args, Io& io) {
   options.log = &io.err;
   options.settings = [cwd = io.cwd, forced](const std::string& path) { return settings_for(cwd, forced, path); };
   options.list_workspace = [cwd = io.cwd, forced](const std::string& root) { return workspace_files(cwd, forced, root); };
+  options.verify_targets = [cwd = io.cwd, forced](const std::string& path) {
+    return verify_targets_in(cwd, forced, path);
+  };
+  options.verify = verify_target;
   // An editor that closes its end of the pipe must not kill the server with
   // SIGPIPE: the write fails instead, and the server stops.
   std::signal(SIGPIPE, SIG_IGN);

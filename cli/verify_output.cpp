@@ -167,21 +167,49 @@ void print_verify_result(std::ostream& out, const VerifyResult& result, const Pa
     }
     if (capture && r.contains("onnx") && r["onnx"].is_object()) print_onnx(out, r["onnx"], show);
   }
-  std::string verdict;
+  std::string verdict = verdict_text(result);
+  out << "  " << verdict << "\n\n";
+}
+
+std::string verdict_text(const VerifyResult& result) {
+  const json& r = result.report;
   switch (result.status) {
-    case VerifyStatus::Passed: verdict = passed_verdict(job.backend); break;
+    case VerifyStatus::Passed: return passed_verdict(result.job.backend);
     case VerifyStatus::Failed: {
       std::string why;
       for (const std::string& p : report_problems(r.is_object() ? r : json::object())) {
         why += (why.empty() ? "" : ", ") + p;
       }
       if (!result.message.empty()) why += (why.empty() ? "" : "; ") + result.message;
-      verdict = "FAILED: " + (why.empty() ? std::string("not captured in one graph") : why);
-      break;
+      return "FAILED: " + (why.empty() ? std::string("not captured in one graph") : why);
     }
-    case VerifyStatus::Error: verdict = "ERROR: " + result.message; break;
+    case VerifyStatus::Error: return "ERROR: " + result.message;
   }
-  out << "  " << verdict << "\n\n";
+  return "ERROR: " + result.message;
+}
+
+std::vector<ReportedSite> reported_sites(const json& report) {
+  std::vector<ReportedSite> out;
+  if (!report.is_object()) return out;
+  auto add = [&](const json& item, const std::string& what) {
+    if (!item.is_object()) return;
+    const json stack = item.value("user_stack", json::array());
+    const json& frame = innermost(stack);
+    if (!frame.is_object() || !frame.contains("filename") || !frame["filename"].is_string()) return;
+    const json& code = item.contains("code") ? item["code"] : json();
+    out.push_back({frame["filename"].get<std::string>(), frame.value("lineno", 0), frame.value("line", ""),
+                   code.is_string() ? code.get<std::string>() : "", what});
+  };
+  for (const json& b : report.value("break_reasons", json::array())) add(b, "graph break: " + reason_text(b));
+  for (const json& stage : report.value("stages", json::array())) {
+    if (!stage.is_object() || stage.value("ok", false) || !stage.contains("failure")) continue;
+    add(stage["failure"], stage.value("name", std::string("stage")) + " failed: " + reason_text(stage["failure"]));
+  }
+  for (const json& e : report.value("side_effects", json::array())) {
+    if (!e.is_object()) continue;
+    add(e, "side effect: " + value_text(e.value("kind", json(""))) + " " + value_text(e.value("target", json(""))));
+  }
+  return out;
 }
 
 void print_verify_summary(std::ostream& out, std::span<const VerifyResult> results) {

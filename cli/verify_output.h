@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cli/verify_run.h"
 
@@ -27,6 +28,19 @@ void print_verify_json(std::ostream& out, std::span<const VerifyResult> results)
 
 // "passed", "failed" or "error".
 std::string_view status_name(VerifyStatus status);
+
+// A break, failed stage or side effect that a report places in user code.
+struct ReportedSite {
+  std::string file;         // as the capture's stack names it
+  int line = 0;             // 1-based
+  std::string source_line;  // as the stack shows it
+  std::string code;         // the rule it maps to, "" when none
+  std::string what;         // "graph break: <reason>", "strict export failed: <reason>", ...
+};
+std::vector<ReportedSite> reported_sites(const nlohmann::json& report);
+
+// The verdict print_verify_result ends with ("ok: ...", "FAILED: ...", "ERROR: ...").
+std::string verdict_text(const VerifyResult& result);
 
 // The innermost frame of a capture stack as "file:line", or "" when there is none.
 std::string stack_location(const nlohmann::json& user_stack, const PathShower& show);

@@ -147,6 +147,11 @@ void from_json(const json& j, InitializeParams& p) {
   p.watch_files = watch && watch->is_object() && watch->value("dynamicRegistration", false) == true;
 }
 
+void from_json(const json& j, ExecuteCommandParams& p) {
+  p.command = j.at("command").get<std::string>();
+  p.arguments = j.value("arguments", json());
+}
+
 void from_json(const json& j, DidChangeWatchedFilesParams& p) {
   for (const json& c : j.at("changes")) p.changes.push_back({c.at("uri").get<std::string>(), c.at("type").get<int>()});
 }

@@ -162,8 +162,17 @@ struct DidChangeWatchedFilesParams {
 void from_json(const json& j, DidChangeWatchedFilesParams& p);
 void from_json(const json& j, InitializeParams& p);
 
+struct ExecuteCommandParams {
+  std::string command;
+  json arguments;  // an array, or null
+};
+void from_json(const json& j, ExecuteCommandParams& p);
+
 // Kinds of code actions the server offers.
 inline constexpr const char* kQuickFixKind = "quickfix";
 inline constexpr const char* kFixAllKind = "source.fixAll.fxlint";
+inline constexpr const char* kVerifyKind = "source.verify.fxlint";
+// The command that runs a verify target (workspace/executeCommand).
+inline constexpr const char* kVerifyCommand = "fxlint.verify";
 
 }  // namespace fxlint::lsp

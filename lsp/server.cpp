@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <ostream>
+#include <set>
 
 #include "core/line_index.h"
 #include "lsp/conversion.h"
@@ -109,6 +110,13 @@ void Server::bind_methods() {
                                                           [this](const auto& p) { did_close(p); });
   dispatcher_.on_request<CodeActionParams>("textDocument/codeAction",
                                            [this](const CodeActionParams& p) { return code_action(p); });
+  // A well-formed fxlint.verify is started before dispatch (it is answered when it ends).
+  dispatcher_.on_request<ExecuteCommandParams>("workspace/executeCommand", [this](const ExecuteCommandParams& p) -> json {
+    if (p.command != kVerifyCommand) throw LspError(ErrorCode::InvalidParams, "unknown command: " + p.command);
+    if (!options_.verify) throw LspError(ErrorCode::RequestFailed, "verification is not available in this server");
+    throw LspError(ErrorCode::InvalidParams,
+                   "fxlint.verify takes one argument {target, inputs, backend, root} (root: the config's directory)");
+  });
   dispatcher_.on_request<TextDocumentPositionParams>("textDocument/hover",
                                                      [this](const TextDocumentPositionParams& p) { return hover(p); });
 }
@@ -136,12 +144,15 @@ int Server::run() {
         case Event::Kind::Message: handle_message(e.text); break;
         case Event::Kind::BadHeader: log("bad message header: " + e.text); break;
         case Event::Kind::LintDone: finish_lint(*e.lint); break;
+        case Event::Kind::VerifyDone: finish_verification(*e.verification); break;
         case Event::Kind::EndOfInput: input_ended = true; break;
       }
     }
     if (dirty_ && !linting_ && !shutdown_ && !exit_) start_lint();
   }
   if (worker_.joinable()) worker_.join();
+  // A verification still running ends within the capture's timeout.
+  for (auto& [job, thread] : verifications_) thread.join();
   // At `exit` the reader may still be blocked on the editor's open pipe: the
   // process ends right after, and takes it along.
   if (*reader_done) reader.join();
@@ -170,8 +181,12 @@ void Server::handle_message(const std::string& raw) {
         return;
       }
     }
+    if (method == "workspace/executeCommand" && start_verification(peek)) return;
     // What came before `shutdown` is published before it is answered.
-    if (method == "shutdown" && initialized_ && !shutdown_) wait_for_analysis(json());
+    if (method == "shutdown" && initialized_ && !shutdown_) {
+      wait_for_verifications();  // every executeCommand gets its answer
+      wait_for_analysis(json());
+    }
   }
   if (std::optional<json> response = dispatcher_.dispatch_body(body)) transport_.write(serialize(*response));
 }
@@ -277,7 +292,8 @@ void Server::finish_lint(FinishedLint& done) {
     auto it = published_.find(doc.uri);
     if (it != published_.end() && it->second == published) continue;
     published_[doc.uri] = published;
-    publish(doc.uri, doc.version, published);
+    published_version_[doc.uri] = doc.version;
+    publish_with_runtime(doc.uri);
   }
 }
 
@@ -301,7 +317,8 @@ json Server::initialize(const InitializeParams& params) {
       {"capabilities",
        {{"positionEncoding", "utf-16"},
         {"textDocumentSync", {{"openClose", true}, {"change", 2 /* incremental */}, {"save", {{"includeText", false}}}}},
-        {"codeActionProvider", {{"codeActionKinds", {kQuickFixKind, kFixAllKind}}}},
+        {"codeActionProvider", {{"codeActionKinds", {kQuickFixKind, kFixAllKind, kVerifyKind}}}},
+        {"executeCommandProvider", {{"commands", options_.verify ? json::array({kVerifyCommand}) : json::array()}}},
         {"hoverProvider", true}}},
       {"serverInfo", {{"name", "fxlint"}, {"version", options_.version}}},
   };
@@ -366,6 +383,16 @@ void Server::did_change(const DidChangeTextDocumentParams& p) {
   documents_.change(p.uri, p.version, p.content_changes);
   dirty_ = true;
   cancel_running_lint();
+  // Runtime results name lines of the text that ran: an edit makes them stale.
+  bool had_runtime = false;
+  for (auto& [target, findings] : runtime_) {
+    auto stale = std::remove_if(findings.begin(), findings.end(), [&](const RuntimeFinding& f) {
+      return path_to_uri(f.path) == p.uri;
+    });
+    had_runtime = had_runtime || stale != findings.end();
+    findings.erase(stale, findings.end());
+  }
+  if (had_runtime) publish_with_runtime(p.uri);
 }
 
 void Server::cancel_running_lint() {
@@ -393,6 +420,7 @@ void Server::did_save(const DidSaveTextDocumentParams& p) {
 void Server::did_close(const DidCloseTextDocumentParams& p) {
   const std::string& uri = p.text_document.uri;
   if (!documents_.close(uri)) return;
+  published_version_.erase(uri);
   diagnostics_.erase(uri);
   analysed_revision_.erase(uri);
   analysed_text_.erase(uri);
@@ -424,6 +452,7 @@ json Server::code_action(const CodeActionParams& p) {
       actions.push_back(action);
     }
   }
+  if (kind_requested(p.context.only, kVerifyKind)) add_verify_actions(*doc, p.range, actions);
   if (kind_requested(p.context.only, kFixAllKind)) {
     bool any_safe = std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
       return d.fix && d.fix->applicability == Applicability::Safe;
@@ -454,6 +483,188 @@ json Server::hover(const TextDocumentPositionParams& p) {
   const std::string& text = seen != analysed_text_.end() ? seen->second : doc->text;
   std::optional<Hover> h = rule_hover(text, diagnostics, p.position);
   return h ? json(*h) : json(nullptr);
+}
+
+namespace {
+
+json target_json(const RuntimeTarget& t) {
+  return {{"target", t.target}, {"inputs", t.inputs}, {"backend", t.backend}, {"root", t.root}};
+}
+
+// The range of a reported source line: from its first non-blank character to
+// its end, in UTF-16 units.
+Range line_range(uint32_t line, const std::string& source_line) {
+  size_t lead = 0;
+  while (lead < source_line.size() && (source_line[lead] == ' ' || source_line[lead] == '\t')) ++lead;
+  uint32_t units = 0;
+  for (size_t i = 0; i < source_line.size(); ++i) {
+    auto c = static_cast<unsigned char>(source_line[i]);
+    if ((c & 0xC0) != 0x80) units += c >= 0xF0 ? 2 : 1;
+  }
+  uint32_t row = line > 0 ? line - 1 : 0;
+  return {{row, static_cast<uint32_t>(lead)}, {row, std::max<uint32_t>(units, static_cast<uint32_t>(lead) + 1)}};
+}
+
+}  // namespace
+
+bool Server::start_verification(const json& message) {
+  if (!initialized_ || shutdown_ || !options_.verify || !message.contains("id")) return false;
+  const json params = message.value("params", json::object());
+  if (!params.is_object() || params.value("command", "") != kVerifyCommand) return false;
+  const json args = params.value("arguments", json::array());
+  if (!args.is_array() || args.empty() || !args[0].is_object()) return false;
+  const json& a = args[0];
+  RuntimeTarget target;
+  try {
+    target.target = a.at("target").get<std::string>();
+    target.inputs = a.value("inputs", std::vector<std::string>{});
+    target.backend = a.value("backend", std::string("capture"));
+    target.root = a.at("root").get<std::string>();
+  } catch (const json::exception&) {
+    return false;  // the dispatcher answers InvalidParams
+  }
+  auto job = std::make_shared<FinishedVerification>();
+  job->request_id = message["id"];
+  job->target = std::move(target);
+  verifications_[job.get()] = std::thread([this, job] {
+    try {
+      job->result = options_.verify(job->target);
+    } catch (const std::exception& e) {
+      job->result.summary = std::string("cannot verify: ") + e.what();
+    }
+    events_.push({Event::Kind::VerifyDone, {}, nullptr, job});
+  });
+  return true;
+}
+
+void Server::wait_for_verifications() {
+  while (!verifications_.empty()) {
+    for (Event& e : events_.take_all()) {
+      if (e.kind == Event::Kind::VerifyDone) finish_verification(*e.verification);
+      else pending_.push_back(std::move(e));
+    }
+  }
+}
+
+void Server::finish_verification(FinishedVerification& done) {
+  if (auto running = verifications_.find(&done); running != verifications_.end()) {
+    running->second.join();  // it has pushed its event: it is ending
+    verifications_.erase(running);
+  }
+  const RuntimeVerification& r = done.result;
+  std::set<std::string> uris;
+  for (const RuntimeFinding& f : runtime_[done.target.target]) uris.insert(path_to_uri(f.path));
+  runtime_[done.target.target] = r.findings;
+  runtime_backend_[done.target.target] = done.target.backend;
+  for (const RuntimeFinding& f : r.findings) uris.insert(path_to_uri(f.path));
+  json result = {{"target", done.target.target},
+                 {"backend", done.target.backend},
+                 {"ran", r.ran},
+                 {"passed", r.passed},
+                 {"summary", r.summary},
+                 {"findings", r.findings.size()}};
+  transport_.write(serialize(json{{"jsonrpc", "2.0"}, {"id", done.request_id}, {"result", result}}));
+  for (const std::string& uri : uris) publish_with_runtime(uri);
+  notify("window/showMessage", {{"type", r.passed ? 3 : r.ran ? 2 : 1},
+                                {"message", "fxlint verify " + done.target.target + ": " + r.summary}});
+}
+
+void Server::add_verify_actions(const Document& doc, const Range& range, json& actions) {
+  if (!options_.verify || !options_.verify_targets || !doc.path) return;
+  std::vector<RuntimeTarget> targets;
+  try {
+    targets = options_.verify_targets(*doc.path);
+  } catch (const std::exception& e) {
+    log("verify targets: " + std::string(e.what()));
+    return;
+  }
+  LineIndex index(doc.text);
+  for (const RuntimeTarget& t : targets) {
+    // Offered on the header of the class or function the target names.
+    std::string last = t.name.substr(t.name.rfind('.') == std::string::npos ? 0 : t.name.rfind('.') + 1);
+    bool on_header = false;
+    for (uint32_t line = range.start.line; line <= range.end.line && line < index.line_count(); ++line) {
+      std::string_view text = index.line_text(line);
+      size_t at = text.find_first_not_of(" \t");
+      if (at == std::string_view::npos) continue;
+      text.remove_prefix(at);
+      if (text.starts_with("async ")) text.remove_prefix(6);
+      for (std::string_view keyword : {"class ", "def "}) {
+        if (!text.starts_with(keyword)) continue;
+        std::string_view name = text.substr(keyword.size());
+        on_header = on_header || (name.starts_with(last) && (name.size() == last.size() ||
+                                                              !(std::isalnum(static_cast<unsigned char>(name[last.size()])) ||
+                                                                name[last.size()] == '_')));
+      }
+    }
+    if (!on_header) continue;
+    std::vector<std::string> backends = {t.backend};
+    if (t.backend != "dynamo") backends.push_back("dynamo");
+    for (const std::string& backend : backends) {
+      RuntimeTarget run = t;
+      run.backend = backend;
+      std::string title = "Verify " + t.name + " with " + (backend == "capture" ? "the bundled capture" : backend);
+      actions.push_back({{"title", title},
+                         {"kind", kVerifyKind},
+                         {"command", {{"title", title}, {"command", kVerifyCommand}, {"arguments", {target_json(run)}}}}});
+    }
+  }
+}
+
+json Server::runtime_diagnostics(const std::string& uri) const {
+  json out = json::array();
+  const Document* doc = documents_.find(uri);
+  auto statics = diagnostics_.find(uri);
+  auto seen = analysed_text_.find(uri);
+  for (const auto& [target, findings] : runtime_) {
+    auto backend = runtime_backend_.find(target);
+    std::string source = "fxlint verify (" + (backend != runtime_backend_.end() ? backend->second : "capture") + ")";
+    for (const RuntimeFinding& f : findings) {
+      if (path_to_uri(f.path) != uri) continue;
+      // The line as the document now reads, when it is open (the stack's copy may be stripped).
+      Range range = line_range(f.line, f.source_line);
+      if (doc && f.line >= 1) {
+        LineIndex index(doc->text);
+        if (f.line <= index.line_count()) {
+          uint32_t row = f.line - 1;
+          std::string_view text = index.line_text(row);
+          size_t lead = text.find_first_not_of(" \t\f");
+          if (lead != std::string_view::npos) {
+            uint32_t start = index.line_start(row);
+            range = {{row, index.utf16_column(start + static_cast<uint32_t>(lead))},
+                     {row, index.utf16_column(index.line_end(row))}};
+          }
+        }
+      }
+      json d = {{"range", range},
+                {"severity", 2},
+                {"source", source},
+                {"message", f.message + " (" + target + ")"}};
+      if (!f.code.empty()) d["code"] = f.code;
+      // The static findings on the same line, so the editor links the two.
+      json related = json::array();
+      if (doc && statics != diagnostics_.end() && seen != analysed_text_.end()) {
+        LineIndex index(seen->second);
+        LineEnding ending = detect_line_ending(seen->second);
+        for (const Diagnostic& s : statics->second) {
+          if (index.line_of(s.range.start) + 1 != f.line) continue;
+          LspDiagnostic lsp = to_lsp_diagnostic(index, s, ending);
+          related.push_back({{"location", {{"uri", uri}, {"range", lsp.range}}},
+                             {"message", "fxlint " + s.code + ": " + s.message}});
+        }
+      }
+      if (!related.empty()) d["relatedInformation"] = related;
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+void Server::publish_with_runtime(const std::string& uri) {
+  json all = published_.count(uri) ? published_[uri] : json::array();
+  for (json& d : runtime_diagnostics(uri)) all.push_back(std::move(d));
+  auto version = published_version_.find(uri);
+  publish(uri, version != published_version_.end() ? version->second : std::nullopt, all);
 }
 
 void Server::publish(const std::string& uri, std::optional<int> version, const json& diagnostics) {

@@ -26,6 +26,7 @@
 #include "lsp/document_store.h"
 #include "lsp/event_queue.h"
 #include "lsp/file_settings.h"
+#include "lsp/runtime_verification.h"
 #include "lsp/transport.h"
 #include "lsp/workspace.h"
 
@@ -38,6 +39,9 @@ struct ServerOptions {
   // The files of a workspace root to analyse with the open documents; empty:
   // only open documents are analysed.
   WorkspaceLister list_workspace;
+  // Verification from the editor (`fxlint.verify`); empty: not offered.
+  RuntimeTargetsProvider verify_targets;
+  RuntimeVerifier verify;
 };
 
 class Server {
@@ -76,13 +80,29 @@ class Server {
     std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
     bool cancelled = false;  // stopped by `cancel`: `run` is incomplete
   };
+  // A verification run off the loop, answered when it ends.
+  struct FinishedVerification {
+    json request_id;
+    RuntimeTarget target;
+    RuntimeVerification result;
+  };
   struct Event {
-    enum class Kind { Message, BadHeader, EndOfInput, LintDone } kind = Kind::EndOfInput;
+    enum class Kind { Message, BadHeader, EndOfInput, LintDone, VerifyDone } kind = Kind::EndOfInput;
     std::string text;  // the message body, or what was wrong with the header
     std::shared_ptr<FinishedLint> lint;
+    std::shared_ptr<FinishedVerification> verification = nullptr;
   };
 
   void handle_message(const std::string& body);
+  // `workspace/executeCommand` fxlint.verify: false when the message is not one
+  // (the dispatcher then answers it).
+  bool start_verification(const json& message);
+  void finish_verification(FinishedVerification& done);
+  // Code actions that run a config's verify targets defined at `range`.
+  void add_verify_actions(const Document& doc, const Range& range, json& actions);
+  // The static diagnostics last published for `uri` with its runtime ones.
+  void publish_with_runtime(const std::string& uri);
+  json runtime_diagnostics(const std::string& uri) const;
   void start_lint();
   void finish_lint(FinishedLint& done);
   // Waits for the running lint, and lints again if needed, until every open
@@ -104,6 +124,13 @@ class Server {
   std::map<std::string, uint64_t> analysed_revision_;           // the text it saw, by URI
   std::map<std::string, std::string> analysed_text_;            // that text
   std::map<std::string, json> published_;                       // last published, by URI
+  std::map<std::string, std::optional<int>> published_version_;  // and its version
+  // Runtime findings of the last verification of each target, by target.
+  std::map<std::string, std::vector<RuntimeFinding>> runtime_;
+  std::map<std::string, std::string> runtime_backend_;  // by target
+  std::map<const FinishedVerification*, std::thread> verifications_;  // running
+  // Handles what arrives until no verification runs (before `shutdown` is answered).
+  void wait_for_verifications();
   EventQueue<Event> events_;
   std::deque<Event> pending_;  // taken from events_, not handled yet
   std::thread worker_;

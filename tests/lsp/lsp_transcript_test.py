@@ -150,7 +150,9 @@ class ServerTranscript(unittest.TestCase):
     def test_lint_edit_fix_and_exit(self):
         caps = self.initialize()["result"]["capabilities"]
         self.assertIn(caps["textDocumentSync"]["change"], (1, 2))
-        self.assertEqual(set(caps["codeActionProvider"]["codeActionKinds"]), {"quickfix", "source.fixAll.fxlint"})
+        self.assertEqual(set(caps["codeActionProvider"]["codeActionKinds"]),
+                         {"quickfix", "source.fixAll.fxlint", "source.verify.fxlint"})
+        self.assertEqual(caps["executeCommandProvider"]["commands"], ["fxlint.verify"])
 
         published = self.open(MODEL)
         item = [d for d in published["diagnostics"] if d["code"] == "FX101"]
@@ -401,6 +403,71 @@ class Workspace(unittest.TestCase):
                 out.append(self.client.messages.get(timeout=0.5))
             except queue.Empty:
                 return out
+
+
+NET = """\
+import torch
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2
+        if y.sum() > 0:
+            y = y + 1
+        return y
+"""
+
+
+class RuntimeVerification(unittest.TestCase):
+    """`fxlint.verify` runs a config's target through a real compiler from the editor."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        with open(os.path.join(self.dir.name, "net.py"), "w") as f:
+            f.write(NET)
+        with open(os.path.join(self.dir.name, "pyproject.toml"), "w") as f:
+            f.write('[tool.fxlint.verify]\nbackend = "dynamo"\n\n'
+                    '[[tool.fxlint.verify.targets]]\ntarget = "net.py:Net"\ninputs = ["float32[2,3]"]\n')
+        probe = subprocess.run([FXLINT, "verify", "--backend", "dynamo", "net.py:Net", "float32[2,3]"],
+                               cwd=self.dir.name, capture_output=True, text=True)
+        if probe.returncode not in (0, 1):
+            self.skipTest("fxlint verify cannot run here: " + (probe.stderr or probe.stdout).strip()[:200])
+        self.client = Client(self.dir.name)
+        self.addCleanup(self.client.kill)
+
+    def test_a_dynamo_break_is_published_beside_the_static_finding(self):
+        uri = "file://" + os.path.join(self.dir.name, "net.py")
+        self.client.request("initialize", {"processId": None, "rootUri": "file://" + self.dir.name,
+                                           "capabilities": {}})
+        self.client.notify("initialized")
+        self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": NET}})
+        static = self.client.diagnostics_for(uri)["diagnostics"]
+        self.assertEqual([d["code"] for d in static], ["FX103"])
+        actions = self.client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": {"start": {"line": 3, "character": 7}, "end": {"line": 3, "character": 7}},
+            "context": {"diagnostics": [], "only": ["source.verify.fxlint"]}})["result"]
+        self.assertEqual([a["title"] for a in actions], ["Verify Net with dynamo"])
+        command = actions[0]["command"]
+        reply = self.client.request("workspace/executeCommand",
+                                    {"command": command["command"], "arguments": command["arguments"]})
+        self.assertEqual(reply["result"]["passed"], False, reply)
+        self.assertEqual(reply["result"]["findings"], 1, reply)
+        published = self.client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                         and len(m["params"]["diagnostics"]) == 2)["params"]["diagnostics"]
+        runtime = [d for d in published if d["source"] == "fxlint verify (dynamo)"]
+        self.assertEqual(len(runtime), 1)
+        self.assertEqual(runtime[0]["code"], "FX103")
+        self.assertEqual(runtime[0]["range"]["start"], {"line": 6, "character": 8})
+        self.assertEqual(runtime[0]["relatedInformation"][0]["location"]["range"], static[0]["range"])
+        # An edit makes the runtime result stale: only the static finding stays.
+        self.client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                      "contentChanges": [{"text": NET + "\n"}]})
+        after = self.client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                     and len(m["params"]["diagnostics"]) == 1)["params"]["diagnostics"]
+        self.assertEqual(after[0]["source"], "fxlint")
+        self.assertEqual(self.client.finish(), 0)
 
 
 def big_model():

@@ -64,10 +64,18 @@ struct Session {
   };
 
   Result run(FileSettingsProvider settings = {}, WorkspaceLister workspace = {}) {
+    ServerOptions options;
+    options.version = "test";
+    options.settings = std::move(settings);
+    options.list_workspace = std::move(workspace);
+    return run(std::move(options));
+  }
+  Result run(ServerOptions options) {
     std::istringstream in(input);
     std::ostringstream out;
     std::ostringstream log;
-    Server server(in, out, {"test", std::move(settings), &log, std::move(workspace)});
+    options.log = &log;
+    Server server(in, out, std::move(options));
     Result r;
     r.status = server.run();
     r.log = log.str();
@@ -164,6 +172,73 @@ TEST_CASE("files of the workspace that are not open take part in the analysis") 
   }
   CHECK(listed_roots == std::vector<std::string>{root.string()});  // workspaceFolders win over rootUri
   fs::remove_all(root);
+}
+
+TEST_CASE("fxlint.verify: offered on a target's class, its breaks published beside the static findings") {
+  const std::string uri = "file:///p/net.py";
+  const std::string net =
+      "import torch\n"
+      "\n"
+      "\n"
+      "class Net(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        y = x * 2\n"
+      "        if y.sum() > 0:\n"
+      "            y = y + 1\n"
+      "        return y\n";
+  RuntimeTarget target{"net.py:Net", {"float32[2,3]"}, "capture", "/p", "/p/net.py", "Net"};
+  std::vector<RuntimeTarget> ran;
+  ServerOptions options;
+  options.version = "test";
+  options.verify_targets = [&](const std::string& path) {
+    return path == "/p/net.py" ? std::vector<RuntimeTarget>{target} : std::vector<RuntimeTarget>{};
+  };
+  options.verify = [&](const RuntimeTarget& t) {
+    ran.push_back(t);
+    return RuntimeVerification{true, false, "FAILED: 1 graph break",
+                               {{"/p/net.py", 7, "        if y.sum() > 0:", "FX103", "graph break: data-dependent branch"}}};
+  };
+  Session s;
+  s.request("initialize", json::object());
+  s.notify("initialized");
+  s.open(uri, net);
+  json header = {{"start", {{"line", 3}, {"character", 6}}}, {"end", {{"line", 3}, {"character", 6}}}};
+  s.request("textDocument/codeAction",
+            {{"textDocument", {{"uri", uri}}}, {"range", header}, {"context", {{"diagnostics", json::array()}}}});
+  s.sync(uri);  // on line 0: no verify action there
+  json arguments = {{"target", "net.py:Net"}, {"inputs", {"float32[2,3]"}}, {"backend", "dynamo"}, {"root", "/p"}};
+  s.request("workspace/executeCommand", {{"command", "fxlint.verify"}, {"arguments", {arguments}}});
+  s.request("workspace/executeCommand", {{"command", "fxlint.nope"}});
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run(std::move(options));
+
+  std::vector<std::string> titles;
+  for (const json& a : r.response(2)["result"]) {
+    if (a.value("kind", "") == "source.verify.fxlint") titles.push_back(a["title"]);
+  }
+  CHECK(titles == std::vector<std::string>{"Verify Net with the bundled capture", "Verify Net with dynamo"});
+  for (const json& a : r.response(3)["result"]) CHECK(a.value("kind", "") != "source.verify.fxlint");
+
+  json done = r.response(4);
+  CHECK(done["result"]["passed"] == false);
+  CHECK(done["result"]["summary"] == "FAILED: 1 graph break");
+  REQUIRE(ran.size() == 1);
+  CHECK(ran[0].backend == "dynamo");
+  CHECK(r.response(5)["error"]["code"] == -32602);
+
+  // The last publication holds the static FX103 and the runtime break, linked.
+  std::vector<json> published = r.published(uri);
+  REQUIRE(!published.empty());
+  const json& last = published.back();
+  REQUIRE(last.size() == 2);
+  const json& runtime = last[1];
+  CHECK(runtime["source"] == "fxlint verify (dynamo)");
+  CHECK(runtime["code"] == "FX103");
+  CHECK(runtime["range"]["start"] == json{{"line", 6}, {"character", 8}});
+  REQUIRE(runtime.contains("relatedInformation"));
+  CHECK(runtime["relatedInformation"][0]["location"]["range"] == last[0]["range"]);
+  CHECK(last[0]["code"] == "FX103");
 }
 
 TEST_CASE("settings come from the callback; a failing one falls back to the defaults once") {
