@@ -2,6 +2,33 @@
 
 namespace fxlint {
 
+ArgumentTypes::ArgumentTypes(const ArgumentTypes& other) {
+  std::lock_guard<std::mutex> lock(other.mutex_);
+  joined_ = other.joined_;
+}
+
+ArgumentTypes& ArgumentTypes::operator=(const ArgumentTypes& other) {
+  if (this == &other) return *this;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  joined_ = other.joined_;
+  return *this;
+}
+
+void ArgumentTypes::merge(const ArgumentTypes& other) {
+  std::map<std::pair<int, int>, std::vector<Value>> theirs;
+  {
+    std::lock_guard<std::mutex> lock(other.mutex_);
+    theirs = other.joined_;
+  }
+  for (const auto& [key, values] : theirs) record(key.first, key.second, values);
+}
+
+bool ArgumentTypes::operator==(const ArgumentTypes& other) const {
+  if (this == &other) return true;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  return joined_ == other.joined_;
+}
+
 void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_parameter) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto [it, first] = joined_.try_emplace({file, function}, by_parameter);

@@ -13,11 +13,18 @@ namespace fxlint {
 
 class ArgumentTypes {
  public:
+  ArgumentTypes() = default;
+  ArgumentTypes(const ArgumentTypes& other);
+  ArgumentTypes& operator=(const ArgumentTypes& other);
+
   // Values by parameter index for one call of function `function` of file `file`;
   // a parameter the call does not bind gets Unknown.
   void record(int file, int function, const std::vector<Value>& by_parameter);
   // Joined value of a parameter over all recorded calls; Unknown when none.
   Value parameter(int file, int function, size_t index) const;
+  // Joins in everything `other` recorded.
+  void merge(const ArgumentTypes& other);
+  bool operator==(const ArgumentTypes& other) const;
 
  private:
   mutable std::mutex mutex_;

@@ -40,6 +40,8 @@ class ImportMap {
   std::string qualify(Node expr, std::string_view source) const;
   // Same for a dotted string as written ("nn.Module").
   std::string qualify(std::string_view dotted) const;
+  // Every binding, local name -> qualified name (in no particular order).
+  const StringMap<std::string>& bindings() const { return names_; }
 
  private:
   StringMap<std::string> names_;

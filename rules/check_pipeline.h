@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/argument_types.h"
 #include "analyzer/file_model.h"
 #include "analyzer/syntax_tree.h"
 #include "core/diagnostic.h"
@@ -25,7 +26,16 @@ struct ParsedFile {
   std::unique_ptr<SyntaxTree> tree;  // in place: `model` holds views into it
   FileModel model;
   std::optional<std::string> failure;  // why the analysis of this file stopped
+  uint64_t interface = 0;              // interface_fingerprint(model)
   bool too_deep() const;
+};
+
+// What the silent walks of each file recorded in the last analysis of a
+// project (see analyze_files): kept by a CheckSession between calls.
+struct ArgumentMemo {
+  uint64_t project = 0;  // fingerprint of the files' interfaces and paths, in order
+  ArgumentTypes first_learned;  // the first walk's records, joined
+  std::vector<std::optional<ArgumentTypes>> first, second;  // per file; empty after a failure
 };
 
 // Parses and indexes one input; with `previous` (that file's last tree), an
@@ -34,9 +44,13 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
                       SyntaxTree::Keep keep);
 
 // Diagnostics of the files whose `report` is set (the others get an empty
-// list but still take part in the project), in input order.
+// list but still take part in the project), in input order. With `memo` (the
+// last analysis of these files) and `reparsed` (which files changed since),
+// what an unchanged file's walks recorded is reused while no file's interface
+// changed: an edit inside a function body re-walks only its own file.
 std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
                                                    std::span<const SourceInput* const> inputs,
-                                                   const std::vector<bool>& report, const CheckOptions& options);
+                                                   const std::vector<bool>& report, const CheckOptions& options,
+                                                   ArgumentMemo* memo, const std::vector<bool>* reparsed);
 
 }  // namespace fxlint

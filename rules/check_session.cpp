@@ -13,7 +13,11 @@ struct CheckSession::Cached {
   uint64_t revision = 0;
 };
 
-CheckSession::CheckSession() = default;
+struct CheckSession::Memo {
+  ArgumentMemo arguments;
+};
+
+CheckSession::CheckSession() : memo_(std::make_unique<Memo>()) {}
 CheckSession::~CheckSession() = default;
 CheckSession::CheckSession(CheckSession&&) noexcept = default;
 CheckSession& CheckSession::operator=(CheckSession&&) noexcept = default;
@@ -72,12 +76,20 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
   std::vector<const ParsedFile*> parsed;
   std::vector<const SourceInput*> sources;
   std::vector<bool> report;
+  std::vector<bool> reparsed(inputs.size(), false);
   for (size_t i = 0; i < inputs.size(); ++i) {
     parsed.push_back(&entries[i]->file);
     sources.push_back(inputs[i].source);
     report.push_back(inputs[i].report);
   }
-  return analyze_files(parsed, sources, report, options);
+  for (size_t i : stale) reparsed[i] = true;
+  if (!memo_) memo_ = std::make_unique<Memo>();
+  try {
+    return analyze_files(parsed, sources, report, options, &memo_->arguments, &reparsed);
+  } catch (const CheckCancelled&) {
+    memo_ = std::make_unique<Memo>();  // a cancelled analysis leaves no usable records
+    throw;
+  }
 }
 
 }  // namespace fxlint

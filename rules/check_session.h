@@ -3,8 +3,9 @@
 // a file whose text, module name and index options are unchanged is not
 // parsed or indexed again, and an edited text is reparsed incrementally
 // (tree-sitter keeps what the edit did not touch). The analysis across files
-// runs on every call, so the result is always what check_sources gives for
-// the same inputs.
+// runs on every call, reusing what unchanged files recorded while no file's
+// interface changed; the result is always what check_sources gives for the
+// same inputs.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -47,7 +48,9 @@ class CheckSession {
 
  private:
   struct Cached;
+  struct Memo;
   std::unordered_map<std::string, std::unique_ptr<Cached>> files_;
+  std::unique_ptr<Memo> memo_;
   size_t last_parsed_ = 0;
 };
 

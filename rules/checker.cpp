@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "analyzer/file_interface.h"
 #include "analyzer/file_model.h"
 #include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
@@ -165,6 +166,7 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
                                                       : SyntaxTree::parse(input.text, keep));
     if (!file.too_deep()) {
       file.model = index_file(*file.tree, input.module_name, package, options);
+      file.interface = interface_fingerprint(file.model);
       return file;
     }
   } catch (const std::exception& e) {
@@ -175,12 +177,14 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
   if (file.tree) file.model.source = file.tree->text();
   file.model.module_name = input.module_name;
   file.model.is_package = package;
+  file.interface = interface_fingerprint(file.model);
   return file;
 }
 
 std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
                                                    std::span<const SourceInput* const> inputs,
-                                                   const std::vector<bool>& report, const CheckOptions& options) {
+                                                   const std::vector<bool>& report, const CheckOptions& options,
+                                                   ArgumentMemo* memo, const std::vector<bool>* reparsed) {
   std::vector<std::optional<std::string>> failure(files.size());
   for (size_t i = 0; i < files.size(); ++i) failure[i] = files[i]->failure;
   std::vector<const FileModel*> models;
@@ -188,25 +192,59 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   for (const ParsedFile* f : files) models.push_back(&f->model);
   ProjectModel project(models, options.entry_points);
 
+  // The project as other files see it: while it is the same, an unchanged
+  // file's walks record the same again.
+  uint64_t fingerprint = files.size();
+  for (size_t i = 0; i < files.size(); ++i) {
+    fingerprint = fingerprint * 0x100000001b3ULL + files[i]->interface;
+    fingerprint = fingerprint * 0x100000001b3ULL + std::hash<std::string>{}(inputs[i]->path);
+  }
+  for (const std::string& e : options.entry_points) fingerprint = fingerprint * 31 + std::hash<std::string>{}(e);
+  bool same_project = memo && memo->project == fingerprint && memo->first.size() == files.size() && reparsed;
+  auto reusable = [&](size_t i, const std::vector<std::optional<ArgumentTypes>>& kept) {
+    return same_project && !(*reparsed)[i] && kept[i].has_value();
+  };
+
   // What compiled callers pass to helpers, two call levels deep: a silent walk
-  // of the compiled functions, the second using what the first learned.
+  // of the compiled functions, the second using what the first learned. Each
+  // file records apart, so that what an unchanged file recorded is reused.
   class Silent final : public CodeVisitor {} silent;
-  ArgumentTypes first, second;
-  for (auto [known, record] : {std::pair<const ArgumentTypes*, ArgumentTypes*>{nullptr, &first}, {&first, &second}}) {
+  std::vector<std::optional<ArgumentTypes>> recorded[2];
+  ArgumentTypes learned[2];
+  for (int pass = 0; pass < 2; ++pass) {
+    const ArgumentTypes* known = pass == 0 ? nullptr : &learned[0];
+    bool same_input = pass == 0 || (memo && memo->first_learned == learned[0]);
+    recorded[pass].assign(files.size(), std::nullopt);
     parallel_for(files.size(), options.jobs, [&](size_t i) {
       if (failure[i]) return;
+      if (same_input && reusable(i, pass == 0 ? memo->first : memo->second)) {
+        recorded[pass][i] = pass == 0 ? memo->first[i] : memo->second[i];
+        return;
+      }
+      ArgumentTypes mine;
       try {
         for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
           if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
           if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
-            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, record);
+            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, &mine);
           }
         }
+        recorded[pass][i] = std::move(mine);
       } catch (const std::exception& e) {
         failure[i] = e.what();
       }
     });
+    for (const auto& r : recorded[pass]) {
+      if (r) learned[pass].merge(*r);
+    }
   }
+  if (memo) {
+    memo->project = fingerprint;
+    memo->first_learned = learned[0];
+    memo->first = std::move(recorded[0]);
+    memo->second = std::move(recorded[1]);
+  }
+  const ArgumentTypes& second = learned[1];
 
   std::vector<std::vector<Diagnostic>> out(files.size());
   parallel_for(files.size(), options.jobs, [&](size_t i) {
@@ -237,7 +275,7 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
     parsed.push_back(&(*files)[i]);
     sources.push_back(&inputs[i]);
   }
-  auto out = analyze_files(parsed, sources, std::vector<bool>(inputs.size(), true), options);
+  auto out = analyze_files(parsed, sources, std::vector<bool>(inputs.size(), true), options, nullptr, nullptr);
   if (!options.release_memory) files.release();  // see CheckOptions
   return out;
 }

@@ -133,3 +133,60 @@ TEST_CASE("a cancelled check stops, and the next call still gives the full resul
   CHECK(session_codes(session, files) == fresh_codes(files));
   CHECK(session.last_parsed() == 0);  // the parse of the cancelled call was kept
 }
+
+TEST_CASE("what unchanged files recorded is reused only while it holds") {
+  // The model passes a tensor or a shape to a helper two calls deep; the
+  // helper's parameter is a tensor only through what its callers pass.
+  const std::string model =
+      "import torch\n"
+      "from pkg.middle import relay\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return relay(ARG)\n";
+  const std::string middle =
+      "from pkg.leaf import use\n"
+      "def relay(v):\n"
+      "    w = v\n"
+      "    return use(w)\n";
+  const std::string leaf =
+      "def use(t):\n"
+      "    if t.sum() > 0:\n"
+      "        return t\n"
+      "    return t\n";
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", model),
+                                    input("pkg/middle.py", "pkg.middle", middle),
+                                    input("pkg/leaf.py", "pkg.leaf", leaf)};
+  auto set_arg = [&](const char* arg) {
+    files[0].text = model;
+    files[0].text.replace(files[0].text.find("ARG"), 3, arg);
+  };
+  CheckSession session;
+  struct Step {
+    int file;
+    std::string text;  // "" keeps it
+    const char* arg;
+  };
+  std::vector<Step> steps = {
+      {0, "", "x"},
+      {0, "", "x.shape[0]"},                                                  // the leaf's t is no longer a tensor
+      {0, "", "x"},                                                           // and is again
+      {2, "def use(t):\n    if t.sum() > 1:\n        return t\n    return t\n", "x"},  // body edit in the leaf
+      {1, "from pkg.leaf import use\ndef relay(v):\n    w = 3\n    return use(w)\n", "x"},  // body edit changes what is passed on
+      {1, "from pkg.leaf import use\ndef relay(v, k=1):\n    w = v\n    return use(w)\n", "x"},  // signature edit
+      {2, "def use(t, u=None):\n    if t.sum() > 0:\n        return t\n    return t\n", "x"},
+      {1, "from pkg.leaf import use as other\ndef relay(v):\n    return v\n", "x"},  // the call goes away
+  };
+  for (size_t k = 0; k < steps.size(); ++k) {
+    set_arg(steps[k].arg);
+    if (!steps[k].text.empty()) files[steps[k].file].text = steps[k].text;
+    INFO("step " << k);
+    CHECK(session_codes(session, files) == fresh_codes(files));
+  }
+  // The leaf is reported through two levels of calls while the model passes a tensor.
+  set_arg("x");
+  files[1].text = middle;
+  files[2].text = leaf;
+  auto out = session_codes(session, files);
+  REQUIRE(out[2].size() == 1);
+  CHECK(out[2][0].starts_with("FX103@"));
+}
