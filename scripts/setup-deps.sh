@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Debian 12 or 13: the compiler and the C++ libraries fxlint builds against
-# (nlohmann-json, toml++ and Catch2, v2 on Debian 12 and v3 on 13). Everything
-# else comes from PyPI (scripts/setup-venv.sh).
+# (nlohmann-json, toml++ and Catch2, v2 on Debian 12 and v3 on 13), and Neovim,
+# the editor the language server's tests drive. Everything else comes from PyPI
+# (scripts/setup-venv.sh).
 set -euo pipefail
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-PACKAGES=(build-essential cmake git ca-certificates nlohmann-json3-dev libtomlplusplus-dev catch2)
+PACKAGES=(build-essential cmake git ca-certificates nlohmann-json3-dev libtomlplusplus-dev catch2 neovim)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
