@@ -20,13 +20,17 @@ using NodeRecord = FxlintNodeRecord;
 class NodeTable {
  public:
   NodeTable() = default;
-  // Flattens the whole tree, named and anonymous nodes alike.
-  static NodeTable build(const TSTree* tree);
+  // Flattens the whole tree, named and anonymous nodes alike. With `previous`
+  // (the table of the tree `tree` was reparsed from, still alive), the
+  // top-level statements tree-sitter reused are copied instead of walked.
+  static NodeTable build(const TSTree* tree, const NodeTable* previous = nullptr);
 
   const NodeRecord* data() const { return nodes_.get(); }
   size_t size() const { return size_; }
   // Nodes on the longest path from the root to a leaf.
   uint32_t depth() const { return depth_; }
+  // Top-level statements copied from the previous table rather than walked.
+  uint32_t copied_statements() const { return copied_; }
 
  private:
   struct Free {
@@ -35,6 +39,12 @@ class NodeTable {
   std::unique_ptr<NodeRecord[], Free> nodes_;
   uint32_t size_ = 0;
   uint32_t depth_ = 0;
+  struct FreeBlocks {
+    void operator()(FxlintTopBlock* p) const { std::free(p); }
+  };
+  std::unique_ptr<FxlintTopBlock[], FreeBlocks> blocks_;
+  uint32_t block_count_ = 0;
+  uint32_t copied_ = 0;
 };
 
 }  // namespace fxlint

@@ -112,9 +112,9 @@ SyntaxTree SyntaxTree::parse(std::string text, Keep keep) {
   return from_parser_tree(std::move(text), std::move(tree), keep);
 }
 
-SyntaxTree SyntaxTree::from_parser_tree(std::string text, ParserTree tree, Keep keep) {
+SyntaxTree SyntaxTree::from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous) {
   if (!tree) throw std::runtime_error("the parser gave no tree");
-  NodeTable table = NodeTable::build(tree.get());
+  NodeTable table = NodeTable::build(tree.get(), previous);
   if (keep == Keep::TableOnly) tree.reset();
   return SyntaxTree(std::move(text), std::move(table), std::move(tree));
 }
@@ -143,7 +143,7 @@ SyntaxTree SyntaxTree::reparse(std::string text) const {
   while (suffix < limit - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
   if (prefix == old.size() && prefix == text.size()) {
     ParserTree same(ts_tree_copy(parser_tree_.get()));
-    return from_parser_tree(std::move(text), std::move(same), Keep::ParserTree);
+    return from_parser_tree(std::move(text), std::move(same), Keep::ParserTree, &table_);
   }
   TSInputEdit edit;
   edit.start_byte = static_cast<uint32_t>(prefix);
@@ -155,7 +155,8 @@ SyntaxTree SyntaxTree::reparse(std::string text) const {
   ParserTree edited(ts_tree_copy(parser_tree_.get()));
   ts_tree_edit(edited.get(), &edit);
   ParserTree tree(ts_parser_parse_string(thread_parser(), edited.get(), text.data(), static_cast<uint32_t>(text.size())));
-  return from_parser_tree(std::move(text), std::move(tree), Keep::ParserTree);
+  // This tree is alive while the new one is flattened: its reused statements are copied.
+  return from_parser_tree(std::move(text), std::move(tree), Keep::ParserTree, &table_);
 }
 
 Node SyntaxTree::first_error() const {

@@ -159,6 +159,8 @@ class SyntaxTree {
   bool has_error() const { return root().has_error(); }
   // Nodes on the longest path from the root to a leaf.
   uint32_t depth() const { return table_.depth(); }
+  // Top-level statements a reparse copied from the previous tree's table.
+  uint32_t copied_statements() const { return table_.copied_statements(); }
 
   // The first ERROR or MISSING node in document order (invalid Node when none).
   Node first_error() const;
@@ -170,7 +172,8 @@ class SyntaxTree {
     void operator()(TSTree* t) const { ts_tree_delete(t); }
   };
   using ParserTree = std::unique_ptr<TSTree, DeleteTree>;
-  static SyntaxTree from_parser_tree(std::string text, ParserTree tree, Keep keep);
+  // `previous`: the table of the tree `tree` was reparsed from (still alive).
+  static SyntaxTree from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous = nullptr);
 
   SyntaxTree(std::string text, NodeTable table, ParserTree tree)
       : text_(std::move(text)), table_(std::move(table)), parser_tree_(std::move(tree)) {}

@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* tree-sitter's internal headers (lib/src of the pinned runtime). */
 #include "language.h"
@@ -37,6 +38,8 @@ typedef struct Builder {
   uint32_t size, capacity;
   Frame* frames;
   uint32_t frame_count, frame_capacity;
+  FxlintTopBlock* blocks;
+  uint32_t block_count, block_capacity;
   bool failed;
 } Builder;
 
@@ -55,6 +58,59 @@ static uint32_t reserve_records(Builder* b, uint32_t count) {
   }
   b->size += count;
   return first;
+}
+
+static FxlintTopBlock* add_block(Builder* b) {
+  if (b->block_count == b->block_capacity) {
+    uint32_t capacity = b->block_capacity ? b->block_capacity * 2 : 64;
+    FxlintTopBlock* grown = realloc(b->blocks, (size_t)capacity * sizeof(FxlintTopBlock));
+    if (!grown) {
+      b->failed = true;
+      return NULL;
+    }
+    b->blocks = grown;
+    b->block_capacity = capacity;
+  }
+  return &b->blocks[b->block_count++];
+}
+
+/* The block of `previous` holding `subtree`, searched from *cursor on (blocks
+   keep their order, so the search moves forward); NULL when none. */
+static const FxlintTopBlock* find_block(const FxlintFlatTree* previous, uint32_t* cursor, const void* subtree) {
+  if (!previous) return NULL;
+  for (uint32_t k = *cursor; k < previous->block_count; ++k) {
+    if (previous->blocks[k].subtree == subtree) {
+      *cursor = k + 1;
+      return &previous->blocks[k];
+    }
+  }
+  return NULL;
+}
+
+/* Copies a block of `previous` to `index` and fresh records: bytes move by
+   where the statement now starts, record indices by where the copy lands. */
+static void copy_block(Builder* b, const FxlintFlatTree* previous, const FxlintTopBlock* old, uint32_t index,
+                       uint32_t start) {
+  uint32_t count = old->end - old->first;
+  uint32_t first = count > 0 ? reserve_records(b, count) : 0;
+  if (b->failed) return;
+  uint32_t bytes = start - old->start; /* unsigned arithmetic wraps back for a move to the left */
+  uint32_t shift = first - old->first;
+  FxlintNodeRecord* r = &b->nodes[index];
+  *r = previous->nodes[old->slot];
+  r->start += bytes;
+  r->end += bytes;
+  r->parent = 0;
+  r->first_child = count > 0 ? first : 0;
+  if (count > 0) memcpy(&b->nodes[first], &previous->nodes[old->first], (size_t)count * sizeof(FxlintNodeRecord));
+  for (FxlintNodeRecord *q = &b->nodes[first], *e = q + count; q < e; ++q) {
+    q->start += bytes;
+    q->end += bytes;
+    q->parent = q->parent == old->slot ? index : q->parent + shift;
+    if (q->child_count > 0) q->first_child += shift;
+  }
+  FxlintTopBlock* copy = add_block(b);
+  if (copy) *copy = (FxlintTopBlock){old->subtree, index, start, first, first + count, old->depth};
 }
 
 static void push_frame(Builder* b, Subtree tree, Length position, uint32_t parent, uint32_t slots, uint32_t next_slot,
@@ -113,8 +169,9 @@ static void visit_visible(Builder* b, uint32_t index, Subtree tree, Length posit
   if (count > 0) push_frame(b, tree, position, index, UINT32_MAX, first, depth, 0);
 }
 
-FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t kind_count, uint8_t error_kind) {
-  Builder b = {tree->language, kinds, kind_count, error_kind, NULL, 0, 0, NULL, 0, 0, false};
+FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t kind_count, uint8_t error_kind,
+                              const FxlintFlatTree* previous) {
+  Builder b = {tree->language, kinds, kind_count, error_kind, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, false};
   /* About one node per five bytes of source; unused capacity is never touched. */
   reserve_records(&b, 1);
   uint32_t guess = ts_subtree_total_bytes(tree->root) / 4 + 16;
@@ -126,11 +183,19 @@ FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t
     }
   }
   uint32_t depth = 1;
+  uint32_t cursor = 0;      /* into previous->blocks */
+  uint32_t copied = 0;
+  int64_t open_block = -1;  /* the root child whose descendants are being visited */
+  uint32_t open_level = 0;  /* frames on the stack while its frame is */
   if (!b.failed) visit_visible(&b, 0, tree->root, ts_subtree_padding(tree->root), 0, FXLINT_NODE_NONE, 0, 1);
   while (b.frame_count > 0 && !b.failed) {
     Frame* f = &b.frames[b.frame_count - 1];
     if (f->child == ts_subtree_child_count(f->tree)) {
       b.frame_count--;
+      if (open_block >= 0 && b.frame_count < open_level) {
+        b.blocks[open_block].end = b.size;
+        open_block = -1;
+      }
       continue;
     }
     Subtree child = ts_subtree_children(f->tree)[f->child];
@@ -156,8 +221,29 @@ FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t
     if (ts_subtree_visible(child) || alias) {
       uint32_t index = b.frames[f->slots].next_slot++;
       uint32_t child_depth = f->depth + 1;
+      /* A statement of the module (the root's own frame, or a hidden repeat
+         node under it, hands out the root's slots): its whole subtree may be copied. */
+      bool top = f->parent == 0 && !child.data.is_inline && !alias && !field;
+      const FxlintTopBlock* old = top ? find_block(previous, &cursor, child.ptr) : NULL;
+      if (old) {
+        copy_block(&b, previous, old, index, position.bytes);
+        copied++;
+        if (old->depth > depth) depth = old->depth;
+        continue;
+      }
       if (child_depth > depth) depth = child_depth;
+      if (open_block >= 0 && child_depth > b.blocks[open_block].depth) b.blocks[open_block].depth = child_depth;
+      uint32_t before = b.size, frames = b.frame_count;
       visit_visible(&b, index, child, position, alias, f->parent, field, child_depth);
+      if (top && !b.failed) {
+        FxlintTopBlock* block = add_block(&b);
+        if (!block) break;
+        *block = (FxlintTopBlock){child.ptr, index, position.bytes, before, b.size, child_depth};
+        if (b.frame_count > frames) { /* visit_visible pushed the child's frame */
+          open_block = (int64_t)(block - b.blocks);
+          open_level = b.frame_count;
+        }
+      }
     } else if (ts_subtree_child_count(child) > 0) {
       push_frame(&b, child, position, f->parent, f->slots, 0, f->depth, field);
     }
@@ -165,7 +251,8 @@ FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t
   free(b.frames);
   if (b.failed) {
     free(b.nodes);
-    return (FxlintFlatTree){NULL, 0, 0};
+    free(b.blocks);
+    return (FxlintFlatTree){NULL, 0, 0, NULL, 0, 0};
   }
-  return (FxlintFlatTree){b.nodes, b.size, depth};
+  return (FxlintFlatTree){b.nodes, b.size, depth, b.blocks, b.block_count, copied};
 }

@@ -36,15 +36,35 @@ typedef struct FxlintNodeRecord {
   uint8_t flags;   /* FXLINT_NODE_* */
 } FxlintNodeRecord;
 
+/* A visible child of the root with its descendants, which are contiguous in
+   the records. A later flatten of an edited version of the tree copies such a
+   block when tree-sitter reused the very same subtree, instead of walking it:
+   after a keystroke, every top-level statement but the edited one. */
+typedef struct FxlintTopBlock {
+  const void* subtree; /* tree-sitter's subtree; compared, never read */
+  uint32_t slot;       /* the statement's own record */
+  uint32_t start;      /* its start byte */
+  uint32_t first;      /* its descendants' records: [first, end) */
+  uint32_t end;
+  uint32_t depth;      /* the deepest node's depth in the tree (the root is 1) */
+} FxlintTopBlock;
+
 typedef struct FxlintFlatTree {
   FxlintNodeRecord* nodes; /* malloc'ed; the caller frees it */
   uint32_t size;
   uint32_t depth; /* nodes on the longest root-to-leaf path */
+  FxlintTopBlock* blocks; /* malloc'ed (may be NULL); the caller frees it */
+  uint32_t block_count;
+  uint32_t copied; /* blocks copied from `previous` */
 } FxlintFlatTree;
 
 /* Node 0 is the root. `kinds[symbol]` (symbol < kind_count) fills `kind`;
-   other symbols get `error_kind` if they are the error symbol, else 0. */
-FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t kind_count, uint8_t error_kind);
+   other symbols get `error_kind` if they are the error symbol, else 0.
+   `previous` (may be NULL) is the flattening of the tree this one was
+   reparsed from; that tree must still be alive, so that a subtree found in
+   both is the same subtree and not a new one at a reused address. */
+FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t kind_count, uint8_t error_kind,
+                              const FxlintFlatTree* previous);
 
 #ifdef __cplusplus
 }

@@ -110,3 +110,19 @@ TEST_CASE("a tree parsed without keeping the parser tree reparses in full") {
   CHECK(next.has_error());
   CHECK(difference(next, SyntaxTree::parse("x = (\n")) == "");
 }
+
+TEST_CASE("an edit inside one statement copies the others from the previous table") {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "def f" + std::to_string(i) + "(x):\n    return x.item() + " + std::to_string(i) + "\n\n";
+  SyntaxTree tree = SyntaxTree::parse(text, SyntaxTree::Keep::ParserTree);
+  std::string edited = text;
+  edited.insert(edited.find("+ 25") + 1, " 1 +");  // inside f25
+  SyntaxTree next = tree.reparse(edited);
+  CHECK(next.copied_statements() == 49);
+  CHECK(difference(next, SyntaxTree::parse(edited)) == "");
+  // And again from the copy: the blocks it holds are valid for the next edit.
+  edited.insert(edited.find("+ 3\n") + 1, " 2 +");
+  SyntaxTree third = next.reparse(edited);
+  CHECK(third.copied_statements() == 49);
+  CHECK(difference(third, SyntaxTree::parse(edited)) == "");
+}
