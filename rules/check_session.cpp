@@ -32,6 +32,7 @@ bool same_index_options(const IndexOptions& a, const IndexOptions& b) {
 
 std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const SessionInput> inputs,
                                                          const CheckOptions& options) {
+  if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
   IndexOptions index_options{options.compile_decorators, options.compile_functions};
   std::unordered_map<std::string, std::unique_ptr<Cached>> kept;
   std::vector<Cached*> entries(inputs.size(), nullptr);

@@ -185,6 +185,8 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
                                                    std::span<const SourceInput* const> inputs,
                                                    const std::vector<bool>& report, const CheckOptions& options,
                                                    ArgumentMemo* memo, const std::vector<bool>* reparsed) {
+  auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+  if (cancelled()) throw CheckCancelled{};
   std::vector<std::optional<std::string>> failure(files.size());
   for (size_t i = 0; i < files.size(); ++i) failure[i] = files[i]->failure;
   std::vector<const FileModel*> models;
@@ -212,6 +214,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   std::vector<std::optional<ArgumentTypes>> recorded[2];
   ArgumentTypes learned[2];
   for (int pass = 0; pass < 2; ++pass) {
+    if (cancelled()) throw CheckCancelled{};
     const ArgumentTypes* known = pass == 0 ? nullptr : &learned[0];
     bool same_input = pass == 0 || (memo && memo->first_learned == learned[0]);
     recorded[pass].assign(files.size(), std::nullopt);
@@ -224,7 +227,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
       ArgumentTypes mine;
       try {
         for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
-          if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
+          if (cancelled()) throw CheckCancelled{};
           if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
             walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, &mine);
           }
@@ -249,7 +252,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   std::vector<std::vector<Diagnostic>> out(files.size());
   parallel_for(files.size(), options.jobs, [&](size_t i) {
     if (!report[i]) return;
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
+    if (cancelled()) throw CheckCancelled{};
     if (!failure[i]) {
       try {
         out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second);
