@@ -3,6 +3,7 @@
 // CheckSession (which keeps the first half between calls): parsing and
 // indexing one file, which depends on that file alone, and analysing a set of
 // parsed files together (compile regions and argument types cross files).
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,9 +40,10 @@ struct ArgumentMemo {
 };
 
 // Parses and indexes one input; with `previous` (that file's last tree), an
-// incremental reparse. Never throws: a failure is recorded in the result.
+// incremental reparse. A failure is recorded in the result; only a set
+// `cancel` throws (CheckCancelled, between the parse and the index).
 ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
-                      SyntaxTree::Keep keep);
+                      SyntaxTree::Keep keep, const std::atomic<bool>* cancel);
 
 // Diagnostics of the files whose `report` is set (the others get an empty
 // list but still take part in the project), in input order. With `memo` (the

@@ -54,7 +54,7 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
     if (kept.count(in.path)) duplicates.push_back(std::move(entry));
     else kept[in.path] = std::move(entry);
   }
-  parallel_for(stale.size(), options.jobs, [&](size_t k) {
+  auto parse = [&](size_t k) {
     size_t i = stale[k];
     Cached& entry = *entries[i];
     // Only a tree of the same module and options, kept for editing, is a base for reparsing.
@@ -63,13 +63,24 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
         same_index_options(entry.index_options, index_options)) {
       previous = entry.file.tree.get();
     }
+    // Cancelled here, the entry keeps its last parse: the next call reparses from it.
     ParsedFile parsed = parse_file(*inputs[i].source, index_options, previous,
-                                   inputs[i].editing ? SyntaxTree::Keep::ParserTree : SyntaxTree::Keep::TableOnly);
+                                   inputs[i].editing ? SyntaxTree::Keep::ParserTree : SyntaxTree::Keep::TableOnly,
+                                   options.cancel);
     entry.file = std::move(parsed);
     entry.module_name = inputs[i].source->module_name;
     entry.index_options = index_options;
     entry.editing = inputs[i].editing;
-  });
+  };
+  try {
+    parallel_for(stale.size(), options.jobs, parse);
+  } catch (const CheckCancelled&) {
+    // What was parsed is kept (a cancelled file keeps its last parse); the
+    // recorded walks no longer match the files.
+    files_ = std::move(kept);
+    memo_ = std::make_unique<Memo>();
+    throw;
+  }
   for (size_t i = 0; i < inputs.size(); ++i) entries[i]->revision = inputs[i].revision;
   last_parsed_ = stale.size();
   files_ = std::move(kept);

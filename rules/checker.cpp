@@ -158,12 +158,13 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
 bool ParsedFile::too_deep() const { return tree && tree->depth() > kMaxAnalyzedDepth; }
 
 ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
-                      SyntaxTree::Keep keep) {
+                      SyntaxTree::Keep keep, const std::atomic<bool>* cancel) {
   ParsedFile file;
   bool package = is_package_path(input.path);
   try {
     file.tree = std::make_unique<SyntaxTree>(previous ? previous->reparse(input.text)
                                                       : SyntaxTree::parse(input.text, keep));
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
     if (!file.too_deep()) {
       file.model = index_file(*file.tree, input.module_name, package, options);
       file.interface = interface_fingerprint(file.model);
@@ -270,7 +271,7 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
   auto files = std::make_unique<std::vector<ParsedFile>>(inputs.size());
   IndexOptions index_options{options.compile_decorators, options.compile_functions};
   parallel_for(inputs.size(), options.jobs, [&](size_t i) {
-    (*files)[i] = parse_file(inputs[i], index_options, nullptr, SyntaxTree::Keep::TableOnly);
+    (*files)[i] = parse_file(inputs[i], index_options, nullptr, SyntaxTree::Keep::TableOnly, options.cancel);
   });
   std::vector<const ParsedFile*> parsed;
   std::vector<const SourceInput*> sources;
