@@ -14,6 +14,11 @@ ArgumentTypes& ArgumentTypes::operator=(const ArgumentTypes& other) {
   return *this;
 }
 
+bool ArgumentTypes::called(int file, int function) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return joined_.count({file, function}) > 0;
+}
+
 void ArgumentTypes::merge(const ArgumentTypes& other) {
   std::map<std::pair<int, int>, std::vector<Value>> theirs;
   {

@@ -22,6 +22,8 @@ class ArgumentTypes {
   void record(int file, int function, const std::vector<Value>& by_parameter);
   // Joined value of a parameter over all recorded calls; Unknown when none.
   Value parameter(int file, int function, size_t index) const;
+  // Whether any call of the function was recorded.
+  bool called(int file, int function) const;
   // Joins in everything `other` recorded.
   void merge(const ArgumentTypes& other);
   bool operator==(const ArgumentTypes& other) const;

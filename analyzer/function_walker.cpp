@@ -372,7 +372,13 @@ class Walker final : public WalkContext {
           v = Value::of(ValueKind::Static);
         }
       } else if (is_forward) {
+        // A module's input is a tensor, unless every compiled caller that
+        // calls this sub-module passes a trace-time value (a flag, a size).
         v = Value::tensor();
+        if (known_ && known_->called(file_index_, fn_index())) {
+          Value passed = known_->parameter(file_index_, fn_index(), param_index);
+          if (passed.kind == ValueKind::Static || passed.kind == ValueKind::None) v = passed;
+        }
       } else if (known_) {
         // Unannotated, no default: what every compiled caller passes.
         Value passed = known_->parameter(file_index_, fn_index(), param_index);
@@ -935,7 +941,14 @@ class Walker final : public WalkContext {
           return project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
                                                                                                  : Value::unknown();
         }
-        if (self_attribute(method).kind == ValueKind::Module) return Value::tensor();
+        if (self_attribute(method).kind == ValueKind::Module) {
+          // A project sub-module: its forward receives these arguments.
+          ClassRef sub = project_.self_attribute_class({file_index_, cls_}, method);
+          if (sub.valid() && project_.is_module_class(sub)) {
+            if (FunctionRef forward = project_.find_method(sub, "forward"); forward.valid()) record_call(call, forward);
+          }
+          return Value::tensor();
+        }
         return Value::unknown();
       }
     }
