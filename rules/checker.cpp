@@ -203,10 +203,8 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     fingerprint = fingerprint * 0x100000001b3ULL + std::hash<std::string>{}(inputs[i]->path);
   }
   for (const std::string& e : options.entry_points) fingerprint = fingerprint * 31 + std::hash<std::string>{}(e);
-  bool same_project = memo && memo->project == fingerprint && memo->first.size() == files.size() && reparsed;
-  auto reusable = [&](size_t i, const std::vector<std::optional<ArgumentTypes>>& kept) {
-    return same_project && !(*reparsed)[i] && kept[i].has_value();
-  };
+  bool same_project = memo && memo->project == fingerprint && memo->first.size() == files.size() &&
+                      memo->second.size() == files.size() && reparsed;
 
   // What compiled callers pass to helpers, two call levels deep: a silent walk
   // of the compiled functions, the second using what the first learned. Each
@@ -217,12 +215,14 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   for (int pass = 0; pass < 2; ++pass) {
     if (cancelled()) throw CheckCancelled{};
     const ArgumentTypes* known = pass == 0 ? nullptr : &learned[0];
-    bool same_input = pass == 0 || (memo && memo->first_learned == learned[0]);
+    // What an unchanged file recorded last time, when its walk would see the same.
+    const std::vector<std::optional<ArgumentTypes>>* kept = nullptr;
+    if (same_project && (pass == 0 || memo->first_learned == learned[0])) kept = pass == 0 ? &memo->first : &memo->second;
     recorded[pass].assign(files.size(), std::nullopt);
     parallel_for(files.size(), options.jobs, [&](size_t i) {
       if (failure[i]) return;
-      if (same_input && reusable(i, pass == 0 ? memo->first : memo->second)) {
-        recorded[pass][i] = pass == 0 ? memo->first[i] : memo->second[i];
+      if (kept && !(*reparsed)[i] && (*kept)[i]) {
+        recorded[pass][i] = (*kept)[i];
         return;
       }
       ArgumentTypes mine;
