@@ -1,6 +1,8 @@
-// CPython 3.11 bytecode decoding. Opcode numbers and inline cache sizes come
-// from the running interpreter's `opcode` module; the exception table and line
-// table formats are the 3.11 ones. Later versions add their own branch here.
+// CPython 3.11 bytecode decoding, the only place that knows the version's
+// encoding. Opcode numbers and inline cache sizes come from the running
+// interpreter's `opcode` module; EXTENDED_ARG, relative jumps, the operands'
+// packing (decode_operand), the exception table and line table formats are the
+// 3.11 ones. Later versions add their own branch here.
 #include "bytecode.h"
 
 #include <Python.h>
@@ -57,6 +59,42 @@ int read_varint(const unsigned char* data, size_t size, size_t& pos) {
   return value;
 }
 
+// The operand's meaning for the handlers (bytecode.h). Most 3.11 operands are
+// already it; these are the ones 3.11 packs, or spreads over instructions.
+// `kw_names` carries a KW_NAMES operand to the CALL it precedes.
+void decode_operand(Instr& in, int& kw_names) {
+  in.arg = in.oparg;
+  switch (in.op) {
+    case Op::LOAD_GLOBAL:  // the name index shifted left; the low bit asks for a NULL first
+      in.arg = in.oparg >> 1;
+      in.push_null = (in.oparg & 1) != 0;
+      break;
+    case Op::UNPACK_EX:  // targets before the starred one in the low byte, after it above
+      in.arg = in.oparg & 0xFF;
+      in.arg2 = in.oparg >> 8;
+      break;
+    case Op::KW_NAMES:  // names the keyword arguments of the next CALL (PRECALL sits between)
+      kw_names = in.oparg;
+      break;
+    case Op::CALL:
+      in.kw_names = kw_names;
+      kw_names = -1;
+      break;
+    // 3.11's NB_* numbering is BinaryOperator's; an unknown one is reported when run.
+    case Op::BINARY_OP:
+    // 3.11's operand is the rich comparison (Py_LT ... Py_GE) itself.
+    case Op::COMPARE_OP:
+    // 3.11's flag bits are the ones bytecode.h names (for FORMAT_VALUE, checked below).
+    case Op::MAKE_FUNCTION:
+    case Op::FORMAT_VALUE:
+    default:
+      break;
+  }
+}
+
+static_assert(kFormatConversionMask == FVC_MASK && kFormatStr == FVC_STR && kFormatRepr == FVC_REPR &&
+              kFormatAscii == FVC_ASCII && kFormatHasSpec == FVS_HAVE_SPEC);
+
 bool op_supported(Op op) {
   switch (op) {
     case Op::Unknown:
@@ -99,6 +137,7 @@ DecodedCode decode_uncached(py::handle code) {
   std::vector<int> index_at_byte(bytes.size() + 2, -1);
   int ext = 0;
   int ext_start = -1;
+  int kw_names = -1;
   for (size_t pos = 0; pos + 1 < bytes.size();) {
     int raw = static_cast<unsigned char>(bytes[pos]);
     int arg = static_cast<unsigned char>(bytes[pos + 1]) | ext;
@@ -111,7 +150,8 @@ DecodedCode decode_uncached(py::handle code) {
     Instr in;
     in.op = t.op_of_raw[raw];
     in.opname = t.name_of_raw[raw];
-    in.arg = arg;
+    in.oparg = arg;
+    decode_operand(in, kw_names);
     in.offset = static_cast<int>(pos);
     int index = static_cast<int>(out.instrs.size());
     index_at_byte[pos] = index;

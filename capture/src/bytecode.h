@@ -1,11 +1,13 @@
 // Decoded bytecode of one code object. Everything that depends on the CPython
-// version (opcode numbers, inline CACHE entries, jump encoding, the exception
-// table and line table formats) is confined to bytecode.cpp; the interpreter
-// sees only Op values, resolved jump targets and source lines.
+// version (opcode numbers, inline CACHE entries, EXTENDED_ARG, jump encoding,
+// how operands are packed, the exception table and line table formats) is
+// confined to bytecode.cpp; the interpreter's handlers see only Op values,
+// decoded operands, resolved jump targets and source lines.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -41,13 +43,41 @@ enum class Op {
   Unknown
 };
 
+constexpr size_t kOpCount = static_cast<size_t>(Op::Unknown) + 1;
+
+// BINARY_OP's decoded operand.
+enum class BinaryOperator {
+  Add, And, FloorDivide, Lshift, MatrixMultiply, Multiply, Remainder, Or, Power, Rshift, Subtract, TrueDivide, Xor,
+  InplaceAdd, InplaceAnd, InplaceFloorDivide, InplaceLshift, InplaceMatrixMultiply, InplaceMultiply,
+  InplaceRemainder, InplaceOr, InplacePower, InplaceRshift, InplaceSubtract, InplaceTrueDivide, InplaceXor
+};
+
+// MAKE_FUNCTION's decoded operand: which optional parts are on the stack.
+constexpr int kFunctionDefaults = 0x01;
+constexpr int kFunctionKwDefaults = 0x02;
+constexpr int kFunctionAnnotations = 0x04;
+constexpr int kFunctionClosure = 0x08;
+
+// FORMAT_VALUE's decoded operand: a conversion, and whether a format spec is on the stack.
+constexpr int kFormatConversionMask = 0x03;
+constexpr int kFormatStr = 1, kFormatRepr = 2, kFormatAscii = 3;
+constexpr int kFormatHasSpec = 0x04;
+
+// One instruction as the handlers see it: the operand is decoded to its
+// meaning, whatever way the CPython version encodes it.
 struct Instr {
   Op op = Op::Unknown;
-  int arg = 0;          // EXTENDED_ARG prefixes already folded in
-  int offset = 0;       // byte offset of the opcode itself
-  int target = -1;      // instruction index a jump goes to, -1 when not a jump
-  int line = -1;        // source line, -1 when the compiler gave none
-  std::string opname;   // the interpreter's own name for the raw opcode
+  // An index (co_consts, co_names, fast locals plus), a count, a BinaryOperator,
+  // a rich comparison (Py_LT ... Py_GE), flags (above), or 1 for `is not` / `not in`.
+  int arg = 0;
+  int arg2 = 0;            // UNPACK_EX: the targets after the starred one (arg: those before it)
+  bool push_null = false;  // LOAD_GLOBAL: a NULL goes below the value, for the call that follows
+  int kw_names = -1;       // CALL: co_consts index of the keyword names tuple, -1 when none
+  int target = -1;         // instruction index a jump goes to, -1 when not a jump
+  int offset = 0;          // byte offset of the opcode itself
+  int line = -1;           // source line, -1 when the compiler gave none
+  int oparg = 0;           // the raw operand with EXTENDED_ARG folded in, as `dis` shows it
+  std::string opname;      // the interpreter's own name for the raw opcode
 };
 
 // One row of the zero-cost exception table, in instruction indices.

@@ -1,12 +1,15 @@
 // The symbolic interpreter: runs CPython bytecode with real values (so the
 // call returns what eager returns) while recording tensor work into torch.fx
-// graphs. The frame loop and one handler per opcode live in interpreter.cpp,
-// value operations in interpreter_values.cpp, calls, inlining and argument
-// binding in interpreter_calls.cpp.
+// graphs. The frame loop lives in interpreter.cpp, the table from opcode to
+// handler in interpreter_dispatch.cpp, the handlers (one per opcode, named after
+// it, as TorchDynamo's) in one file per family, value operations in
+// interpreter_values.cpp, calls, inlining and argument binding in
+// interpreter_calls.cpp.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -34,7 +37,6 @@ struct Frame {
   py::object builtins;
   std::vector<py::object> locals;  // fast locals, cells and free variables
   std::vector<py::object> stack;   // a null object is CPython's NULL marker
-  py::object kwnames;
   int pc = 0;              // next instruction
   int current = 0;         // instruction being executed
   bool generator = false;  // YIELD_VALUE suspends the frame instead of failing
@@ -74,12 +76,108 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   // Adds f's current line to the traceback of the error being thrown.
   // True when it set the Python error indicator to the exception with the new traceback.
   bool add_traceback_entry(Frame& f, py::error_already_set& e);
+
+  // interpreter_dispatch.cpp
+  using Handler = void (Interpreter::*)(Frame& f, const Instr& in);
+  using HandlerTable = std::array<Handler, kOpCount>;
+  static const HandlerTable& handler_table();
   void step(Frame& f, const Instr& in);
+
+  // Opcode handlers. Each sees one decoded instruction (bytecode.h); a handler
+  // named for a family serves each opcode of it (handler_table says which).
+  // interpreter_stack.cpp: stack manipulation; constants, locals, globals and cells
+  void NOP(Frame& f, const Instr& in);
+  void POP_TOP(Frame& f, const Instr& in);
+  void PUSH_NULL(Frame& f, const Instr& in);
+  void COPY(Frame& f, const Instr& in);
+  void SWAP(Frame& f, const Instr& in);
+  void LOAD_CONST(Frame& f, const Instr& in);
+  void LOAD_FAST(Frame& f, const Instr& in);
+  void STORE_FAST(Frame& f, const Instr& in);
+  void DELETE_FAST(Frame& f, const Instr& in);
+  void LOAD_GLOBAL(Frame& f, const Instr& in);
+  void STORE_GLOBAL(Frame& f, const Instr& in);
+  void MAKE_CELL(Frame& f, const Instr& in);
+  void COPY_FREE_VARS(Frame& f, const Instr& in);
+  void LOAD_CLOSURE(Frame& f, const Instr& in);
+  void LOAD_DEREF(Frame& f, const Instr& in);
+  void STORE_DEREF(Frame& f, const Instr& in);
+  void DELETE_DEREF(Frame& f, const Instr& in);
+  // interpreter_attributes_items.cpp: obj.name and obj[index]
+  void LOAD_ATTR(Frame& f, const Instr& in);
+  void LOAD_METHOD(Frame& f, const Instr& in);
+  void STORE_ATTR(Frame& f, const Instr& in);
+  void DELETE_ATTR(Frame& f, const Instr& in);
+  void BINARY_SUBSCR(Frame& f, const Instr& in);
+  void STORE_SUBSCR(Frame& f, const Instr& in);
+  void DELETE_SUBSCR(Frame& f, const Instr& in);
+  // interpreter_operators.cpp
+  void unary_number(Frame& f, PyObject* (*apply)(PyObject*), const char* operator_name);
+  void UNARY_POSITIVE(Frame& f, const Instr& in);
+  void UNARY_NEGATIVE(Frame& f, const Instr& in);
+  void UNARY_INVERT(Frame& f, const Instr& in);
+  void UNARY_NOT(Frame& f, const Instr& in);
+  void BINARY_OP(Frame& f, const Instr& in);
+  void COMPARE_OP(Frame& f, const Instr& in);
+  void IS_OP(Frame& f, const Instr& in);
+  void CONTAINS_OP(Frame& f, const Instr& in);
+  void GET_LEN(Frame& f, const Instr& in);
+  // interpreter_control.cpp: jumps, loops, generators
+  void pop_jump_if_truth(Frame& f, const Instr& in, bool jump_if);
+  void jump_or_pop(Frame& f, const Instr& in, bool jump_if);
+  void JUMP(Frame& f, const Instr& in);
+  void POP_JUMP_IF_FALSE(Frame& f, const Instr& in);
+  void POP_JUMP_IF_TRUE(Frame& f, const Instr& in);
+  void POP_JUMP_IF_NONE(Frame& f, const Instr& in);
+  void POP_JUMP_IF_NOT_NONE(Frame& f, const Instr& in);
+  void JUMP_IF_FALSE_OR_POP(Frame& f, const Instr& in);
+  void JUMP_IF_TRUE_OR_POP(Frame& f, const Instr& in);
+  void GET_ITER(Frame& f, const Instr& in);
+  void FOR_ITER(Frame& f, const Instr& in);
+  void RETURN_GENERATOR(Frame& f, const Instr& in);
+  void YIELD_VALUE(Frame& f, const Instr& in);
+  // interpreter_build.cpp: building tuples, lists, sets, dicts, slices and strings; unpacking
+  void merge_into(Frame& f, const Instr& in, const char* method);
+  void BUILD_TUPLE(Frame& f, const Instr& in);
+  void BUILD_LIST(Frame& f, const Instr& in);
+  void BUILD_SET(Frame& f, const Instr& in);
+  void BUILD_MAP(Frame& f, const Instr& in);
+  void BUILD_CONST_KEY_MAP(Frame& f, const Instr& in);
+  void BUILD_STRING(Frame& f, const Instr& in);
+  void BUILD_SLICE(Frame& f, const Instr& in);
+  void LIST_APPEND(Frame& f, const Instr& in);
+  void SET_ADD(Frame& f, const Instr& in);
+  void MAP_ADD(Frame& f, const Instr& in);
+  void LIST_EXTEND(Frame& f, const Instr& in);
+  void SET_UPDATE(Frame& f, const Instr& in);
+  void DICT_UPDATE(Frame& f, const Instr& in);
+  void DICT_MERGE(Frame& f, const Instr& in);
+  void LIST_TO_TUPLE(Frame& f, const Instr& in);
+  void FORMAT_VALUE(Frame& f, const Instr& in);
+  void UNPACK_SEQUENCE(Frame& f, const Instr& in);
+  void UNPACK_EX(Frame& f, const Instr& in);
+  // interpreter_exceptions.cpp: raising, handling, with-blocks
+  void BEFORE_WITH(Frame& f, const Instr& in);
+  void WITH_EXCEPT_START(Frame& f, const Instr& in);
+  void PUSH_EXC_INFO(Frame& f, const Instr& in);
+  void POP_EXCEPT(Frame& f, const Instr& in);
+  void CHECK_EXC_MATCH(Frame& f, const Instr& in);
+  void RERAISE(Frame& f, const Instr& in);
+  void RAISE_VARARGS(Frame& f, const Instr& in);
+  void LOAD_ASSERTION_ERROR(Frame& f, const Instr& in);
+  // interpreter_definitions.cpp: what def, class and import statements run
+  void MAKE_FUNCTION(Frame& f, const Instr& in);
+  void LOAD_BUILD_CLASS(Frame& f, const Instr& in);
+  void IMPORT_NAME(Frame& f, const Instr& in);
+  void IMPORT_FROM(Frame& f, const Instr& in);
+  // interpreter_calls.cpp
+  void CALL(Frame& f, const Instr& in);
+  void CALL_FUNCTION_EX(Frame& f, const Instr& in);
 
   // interpreter_values.cpp
   void load_attr(Frame& f, py::handle obj, py::handle name);
   void store_attr(py::handle obj, py::handle name, py::handle value);
-  py::object binary_op(int op, py::handle a, py::handle b);
+  py::object binary_op(BinaryOperator op, py::handle a, py::handle b);
   py::object compare_op(int op, py::handle a, py::handle b);
   py::object subscript(py::handle obj, py::handle index);
   void store_subscript(py::handle obj, py::handle index, py::handle value);

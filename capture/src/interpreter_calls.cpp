@@ -1,9 +1,11 @@
-// Calls: the policy decides, this file carries it out (inline, graph node,
-// trace-time Python, or a graph break with the call run eagerly).
+// Calls: the CALL and CALL_FUNCTION_EX handlers; the policy decides, this file
+// carries it out (inline, graph node, trace-time Python, or a graph break with
+// the call run eagerly).
 #include <Python.h>
 
 #include <set>
 
+#include "frame_stack.h"
 #include "generator.h"
 #include "interpreter.h"
 #include "py_errors.h"
@@ -259,6 +261,45 @@ void Interpreter::register_inputs(const DecodedCode& code, const std::vector<py:
       records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr("__name__")));
     }
   }
+}
+
+void Interpreter::CALL(Frame& f, const Instr& in) {
+  int argc = in.arg;
+  std::vector<py::object> args(argc);
+  for (int i = argc - 1; i >= 0; --i) args[i] = pop(f);
+  py::object b = pop(f);
+  py::object a = pop(f);
+  py::object callable;
+  if (!a) {
+    callable = b;
+  } else {
+    callable = a;
+    args.insert(args.begin(), b);
+  }
+  py::object kwargs;
+  if (in.kw_names >= 0) {
+    py::tuple names = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(f.code->consts.ptr(), in.kw_names));
+    size_t nk = names.size();
+    if (nk > args.size()) throw InternalError("KW_NAMES longer than the call's arguments");
+    py::dict kw;
+    for (size_t i = 0; i < nk; ++i) kw[names[i]] = args[args.size() - nk + i];
+    args.resize(args.size() - nk);
+    kwargs = kw;
+  }
+  f.stack.push_back(call(f, callable, std::move(args), kwargs));
+}
+
+void Interpreter::CALL_FUNCTION_EX(Frame& f, const Instr& in) {
+  py::object kwargs;
+  if (in.arg & 1) kwargs = pop(f);
+  py::object callargs = pop(f);
+  py::object func = pop(f);
+  pop(f);  // the NULL below the callable
+  if (graphs_.is_tensor(callargs)) callargs = unbind(callargs);
+  std::vector<py::object> args;
+  for (auto a : callargs) args.push_back(py::reinterpret_borrow<py::object>(a));
+  if (kwargs && !PyDict_Check(kwargs.ptr())) kwargs = py::dict(kwargs);
+  f.stack.push_back(call(f, func, std::move(args), kwargs));
 }
 
 py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::object> args, py::object kwargs) {

@@ -14,38 +14,38 @@ const char* const kInplaceNames[] = {"iadd", "iand", "ifloordiv", "ilshift", "im
                                      "ior", "ipow", "irshift", "isub", "itruediv", "ixor"};
 const char* const kCompareNames[] = {"lt", "le", "eq", "ne", "gt", "ge"};
 
-PyObject* apply_binary(int op, PyObject* a, PyObject* b) {
+PyObject* apply_binary(BinaryOperator op, PyObject* a, PyObject* b) {
+  using B = BinaryOperator;
   switch (op) {
-    case 0: return PyNumber_Add(a, b);
-    case 1: return PyNumber_And(a, b);
-    case 2: return PyNumber_FloorDivide(a, b);
-    case 3: return PyNumber_Lshift(a, b);
-    case 4: return PyNumber_MatrixMultiply(a, b);
-    case 5: return PyNumber_Multiply(a, b);
-    case 6: return PyNumber_Remainder(a, b);
-    case 7: return PyNumber_Or(a, b);
-    case 8: return PyNumber_Power(a, b, Py_None);
-    case 9: return PyNumber_Rshift(a, b);
-    case 10: return PyNumber_Subtract(a, b);
-    case 11: return PyNumber_TrueDivide(a, b);
-    case 12: return PyNumber_Xor(a, b);
-    case 13: return PyNumber_InPlaceAdd(a, b);
-    case 14: return PyNumber_InPlaceAnd(a, b);
-    case 15: return PyNumber_InPlaceFloorDivide(a, b);
-    case 16: return PyNumber_InPlaceLshift(a, b);
-    case 17: return PyNumber_InPlaceMatrixMultiply(a, b);
-    case 18: return PyNumber_InPlaceMultiply(a, b);
-    case 19: return PyNumber_InPlaceRemainder(a, b);
-    case 20: return PyNumber_InPlaceOr(a, b);
-    case 21: return PyNumber_InPlacePower(a, b, Py_None);
-    case 22: return PyNumber_InPlaceRshift(a, b);
-    case 23: return PyNumber_InPlaceSubtract(a, b);
-    case 24: return PyNumber_InPlaceTrueDivide(a, b);
-    case 25: return PyNumber_InPlaceXor(a, b);
-    default:
-      PyErr_Format(PyExc_SystemError, "unknown BINARY_OP argument %d", op);
-      return nullptr;
+    case B::Add: return PyNumber_Add(a, b);
+    case B::And: return PyNumber_And(a, b);
+    case B::FloorDivide: return PyNumber_FloorDivide(a, b);
+    case B::Lshift: return PyNumber_Lshift(a, b);
+    case B::MatrixMultiply: return PyNumber_MatrixMultiply(a, b);
+    case B::Multiply: return PyNumber_Multiply(a, b);
+    case B::Remainder: return PyNumber_Remainder(a, b);
+    case B::Or: return PyNumber_Or(a, b);
+    case B::Power: return PyNumber_Power(a, b, Py_None);
+    case B::Rshift: return PyNumber_Rshift(a, b);
+    case B::Subtract: return PyNumber_Subtract(a, b);
+    case B::TrueDivide: return PyNumber_TrueDivide(a, b);
+    case B::Xor: return PyNumber_Xor(a, b);
+    case B::InplaceAdd: return PyNumber_InPlaceAdd(a, b);
+    case B::InplaceAnd: return PyNumber_InPlaceAnd(a, b);
+    case B::InplaceFloorDivide: return PyNumber_InPlaceFloorDivide(a, b);
+    case B::InplaceLshift: return PyNumber_InPlaceLshift(a, b);
+    case B::InplaceMatrixMultiply: return PyNumber_InPlaceMatrixMultiply(a, b);
+    case B::InplaceMultiply: return PyNumber_InPlaceMultiply(a, b);
+    case B::InplaceRemainder: return PyNumber_InPlaceRemainder(a, b);
+    case B::InplaceOr: return PyNumber_InPlaceOr(a, b);
+    case B::InplacePower: return PyNumber_InPlacePower(a, b, Py_None);
+    case B::InplaceRshift: return PyNumber_InPlaceRshift(a, b);
+    case B::InplaceSubtract: return PyNumber_InPlaceSubtract(a, b);
+    case B::InplaceTrueDivide: return PyNumber_InPlaceTrueDivide(a, b);
+    case B::InplaceXor: return PyNumber_InPlaceXor(a, b);
   }
+  PyErr_Format(PyExc_SystemError, "unknown BINARY_OP argument %d", static_cast<int>(op));
+  return nullptr;
 }
 
 bool is_plain_data(py::handle v) {
@@ -163,11 +163,12 @@ py::object Interpreter::get_iter(py::handle value) {
   return steal_or_throw(PyObject_GetIter(value.ptr()));
 }
 
-py::object Interpreter::binary_op(int op, py::handle a, py::handle b) {
+py::object Interpreter::binary_op(BinaryOperator op, py::handle a, py::handle b) {
   py::object result = steal_or_throw(apply_binary(op, a.ptr(), b.ptr()));
   mark_if_fresh(result);
   if (graphs_.is_tensor(result) && (graphs_.is_tensor(a) || graphs_.is_tensor(b))) {
-    const char* name = op < 13 ? kBinaryNames[op] : kInplaceNames[op - 13];
+    int i = static_cast<int>(op), first_inplace = static_cast<int>(BinaryOperator::InplaceAdd);
+    const char* name = i < first_inplace ? kBinaryNames[i] : kInplaceNames[i - first_inplace];
     graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
   }
   return result;

@@ -39,7 +39,7 @@ PYBIND11_MODULE(_fxlint_capture, m) {
     const auto& dc = fxcap::decode(code);
     py::list out;
     for (const auto& in : dc.instrs) {
-      out.append(py::make_tuple(in.offset, in.opname, in.arg, in.target >= 0 ? dc.instrs[in.target].offset : -1, in.line));
+      out.append(py::make_tuple(in.offset, in.opname, in.oparg, in.target >= 0 ? dc.instrs[in.target].offset : -1, in.line));
     }
     return out;
   }, "Decoded instructions of a code object: (offset, opname, arg, jump target offset, line).");
