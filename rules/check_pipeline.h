@@ -27,7 +27,7 @@ struct ParsedFile {
   std::unique_ptr<SyntaxTree> tree;  // in place: `model` holds views into it
   FileModel model;
   std::optional<std::string> failure;  // why the analysis of this file stopped
-  uint64_t interface = 0;              // interface_fingerprint(model)
+  uint64_t interface = 0;              // interface_fingerprint(model), set by a CheckSession only
   bool too_deep() const;
 };
 

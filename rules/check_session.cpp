@@ -1,5 +1,6 @@
 #include "rules/check_session.h"
 
+#include "analyzer/file_interface.h"
 #include "core/parallel.h"
 #include "rules/check_pipeline.h"
 
@@ -67,6 +68,8 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
     ParsedFile parsed = parse_file(*inputs[i].source, index_options, previous,
                                    inputs[i].editing ? SyntaxTree::Keep::ParserTree : SyntaxTree::Keep::TableOnly,
                                    options.cancel);
+    // Only a session compares interfaces between calls: `fxlint check` never pays for it.
+    parsed.interface = interface_fingerprint(parsed.model);
     entry.file = std::move(parsed);
     entry.module_name = inputs[i].source->module_name;
     entry.index_options = index_options;

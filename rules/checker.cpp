@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "analyzer/file_interface.h"
 #include "analyzer/file_model.h"
 #include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
@@ -167,7 +166,6 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
     if (cancel && cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
     if (!file.too_deep()) {
       file.model = index_file(*file.tree, input.module_name, package, options);
-      file.interface = interface_fingerprint(file.model);
       return file;
     }
   } catch (const std::exception& e) {
@@ -178,7 +176,6 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
   if (file.tree) file.model.source = file.tree->text();
   file.model.module_name = input.module_name;
   file.model.is_package = package;
-  file.interface = interface_fingerprint(file.model);
   return file;
 }
 
@@ -198,7 +195,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   // The project as other files see it: while it is the same, an unchanged
   // file's walks record the same again.
   uint64_t fingerprint = files.size();
-  for (size_t i = 0; i < files.size(); ++i) {
+  for (size_t i = 0; memo && i < files.size(); ++i) {
     fingerprint = fingerprint * 0x100000001b3ULL + files[i]->interface;
     fingerprint = fingerprint * 0x100000001b3ULL + std::hash<std::string>{}(inputs[i]->path);
   }

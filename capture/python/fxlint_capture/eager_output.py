@@ -439,20 +439,13 @@ def main(argv=None):
     elif args.target is None:
         parser.error("a TARGET is required")
 
-    if args.compare is not None:
-        try:
-            before, after = load(args.compare[0]), load(args.compare[1])
-        except Exception as e:
-            print(f"fxlint_capture: error: cannot read an eager output record: {e}", file=sys.stderr)
-            return 2
-        return _print(compare(before, after))
-    reference = None
-    if args.against is not None:
-        try:
-            reference = load(args.against)
-        except Exception as e:
-            print(f"fxlint_capture: error: cannot read an eager output record: {e}", file=sys.stderr)
-            return 2
+    try:
+        if args.compare is not None:
+            return _print(compare(load(args.compare[0]), load(args.compare[1])))
+        reference = load(args.against) if args.against is not None else None
+    except Exception as e:
+        print(f"fxlint_capture: error: cannot read an eager output record: {e}", file=sys.stderr)
+        return 2
     # stdout carries the JSON alone: whatever the target prints goes to stderr, down to the file descriptor.
     sys.stdout.flush()
     out = os.fdopen(os.dup(1), "w")
