@@ -1,7 +1,7 @@
 #pragma once
-// Pass two: a flow-sensitive walk of one compiled function. It infers what
-// each expression holds (tensor, bool tensor, data drawn from a tensor, ...),
-// skips escape hatches, and emits CodeVisitor events in evaluation order.
+// Pass two: a flow-sensitive walk of one compiled function in evaluation
+// order. It skips escape hatches, tells the semantic model what each step
+// binds and holds, and emits CodeVisitor events.
 #include "analyzer/argument_types.h"
 #include "analyzer/code_visitor.h"
 #include "analyzer/project_model.h"

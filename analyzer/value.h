@@ -49,4 +49,21 @@ inline Value join(const Value& a, const Value& b) {
   return Value::unknown();
 }
 
+// What iterating or unpacking a value yields.
+inline Value element_of(const Value& v) {
+  switch (v.kind) {
+    case ValueKind::Tensor:
+    case ValueKind::TensorSequence:
+      return Value::tensor(v.dtype);
+    case ValueKind::Module:
+      return Value::of(ValueKind::Module);  // iterating a ModuleList/Sequential
+    case ValueKind::Static:
+      return Value::of(ValueKind::Static);
+    case ValueKind::TensorData:
+      return Value::of(ValueKind::TensorData);
+    default:
+      return Value::unknown();
+  }
+}
+
 }  // namespace fxlint

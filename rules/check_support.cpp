@@ -50,7 +50,7 @@ std::vector<Node> subscript_indices(Node subscript) {
   return out;
 }
 
-bool is_outer_object(Node expr, const WalkContext& ctx) {
+bool is_outer_object(Node expr, const SemanticModel& ctx) {
   expr = expr.unparenthesized();
   std::string_view src = ctx.source();
   if (expr.is(NodeKind::Identifier)) {

@@ -9,9 +9,9 @@
 namespace fxlint::support {
 
 // The same three questions through the walk's per-call cache.
-inline std::string_view method_name(Node call, const WalkContext& ctx) { return ctx.call_parts(call).method; }
-inline Node receiver(Node call, const WalkContext& ctx) { return ctx.call_parts(call).receiver; }
-inline const std::vector<Node>& positional_args(Node call, const WalkContext& ctx) {
+inline std::string_view method_name(Node call, const SemanticModel& ctx) { return ctx.call_parts(call).method; }
+inline Node receiver(Node call, const SemanticModel& ctx) { return ctx.call_parts(call).receiver; }
+inline const std::vector<Node>& positional_args(Node call, const SemanticModel& ctx) {
   return ctx.call_parts(call).positional;
 }
 
@@ -28,7 +28,7 @@ std::vector<Node> subscript_indices(Node subscript);
 
 // Whether `expr` names state that outlives the call: a module global, a
 // closure variable, or an attribute of `self`.
-bool is_outer_object(Node expr, const WalkContext& ctx);
+bool is_outer_object(Node expr, const SemanticModel& ctx);
 
 // The statement that contains `node` directly (its expression_statement, ...).
 Node enclosing_statement(Node node);

@@ -48,17 +48,17 @@ Node first_too_deep(Node root) {
 class CompiledCodeDispatcher final : public CodeVisitor {
  public:
   explicit CompiledCodeDispatcher(std::vector<std::unique_ptr<Check>>& checks) : checks_(checks) {}
-  void on_call(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_call(n, c); }
-  void on_subscript_load(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_subscript_load(n, c); }
-  void on_store(Node t, Node v, Node s, const WalkContext& c) override { for (auto& k : checks_) k->on_store(t, v, s, c); }
-  void on_augmented(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_augmented(n, c); }
-  void on_condition(Node t, ConditionKind kind, Node o, const WalkContext& c) override {
+  void on_call(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_call(n, c); }
+  void on_subscript_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_subscript_load(n, c); }
+  void on_store(Node t, Node v, Node s, const SemanticModel& c) override { for (auto& k : checks_) k->on_store(t, v, s, c); }
+  void on_augmented(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_augmented(n, c); }
+  void on_condition(Node t, ConditionKind kind, Node o, const SemanticModel& c) override {
     for (auto& k : checks_) k->on_condition(t, kind, o, c);
   }
-  void on_name_load(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_name_load(n, c); }
-  void on_for(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_for(n, c); }
-  void on_statement(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_statement(n, c); }
-  void on_yield(Node n, const WalkContext& c) override { for (auto& k : checks_) k->on_yield(n, c); }
+  void on_name_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_name_load(n, c); }
+  void on_for(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_for(n, c); }
+  void on_statement(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_statement(n, c); }
+  void on_yield(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_yield(n, c); }
 
  private:
   std::vector<std::unique_ptr<Check>>& checks_;

@@ -153,14 +153,14 @@ class {klass} final : public Check {{
   using Check::Check;
   // Override the events the rule needs (analyzer/code_visitor.h lists them);
   // rules/check_support.h has the usual queries on calls and values.
-  void on_call(Node call, const WalkContext& ctx) override {{
+  void on_call(Node call, const SemanticModel& ctx) override {{
     if (!reported(call, ctx)) return;
     sink_.report(RuleId::{code}, call.range(), "TODO: what is wrong here and why the graph breaks");
   }}
 
  private:
   // TODO({code}): the calls the rule reports.
-  static bool reported(Node, const WalkContext&) {{ return false; }}
+  static bool reported(Node, const SemanticModel&) {{ return false; }}
 }};
 
 }}  // namespace

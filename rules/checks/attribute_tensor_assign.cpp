@@ -8,7 +8,7 @@ namespace {
 class AttributeTensorAssign final : public Check {
  public:
   using Check::Check;
-  void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
+  void on_store(Node target, Node value, Node stmt, const SemanticModel& ctx) override {
     if (!target.is(NodeKind::Attribute) || !value || !ctx.value_of(value).is_tensor()) return;
     if (ctx.function().is_constructor()) return;
     Node object = target.field("object").unparenthesized();

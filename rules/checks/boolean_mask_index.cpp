@@ -1,22 +1,50 @@
 // FX301: reading `x[mask]` with a boolean mask: the result's size depends on data.
 #include "rules/check.h"
 #include "rules/check_support.h"
-#include "rules/fix_builders.h"
+#include "rules/fix_support.h"
+#include "rules/mask_shape.h"
 
 namespace fxlint {
 namespace {
 
+using namespace fixes;
+
+// `x[m].sum()` -> `torch.where(m, x, 0).sum()`.
+std::optional<Fix> masked_reduction(Node subscript, Node mask, const SemanticModel& ctx) {
+  std::string_view src = ctx.source();
+  Node attr = subscript.parent();
+  if (!attr || !attr.is(NodeKind::Attribute) || !(attr.field("object") == subscript)) return std::nullopt;
+  Node call = attr.parent();
+  if (!call || !call.is(NodeKind::Call) || !(call.field("function") == attr)) return std::nullopt;
+  // With any argument (dim=, keepdim=, dtype=) the reduction is over another shape.
+  Node arguments = call.field("arguments");
+  if (!arguments || arguments.named_child_count() != 0) return std::nullopt;
+  std::string_view method = attr.field("attribute").text(src);
+  const char* identity = method == "sum" ? "0" : method == "prod" ? "1" : method == "any" ? "False"
+                         : method == "all" ? "True" : nullptr;
+  if (!identity || support::subscript_indices(subscript).size() != 1) return std::nullopt;
+  Node x = subscript.field("value");
+  std::optional<TorchRef> torch = torch_ref(subscript, ctx);
+  if (!torch) return std::nullopt;
+  std::string text = torch->spell("torch.where") + "(" + std::string(mask.text(src)) + ", " +
+                     as_operand(x, src) + ", " + identity + ")";
+  Applicability a = mask_applicability(mask, x, ctx);
+  return Fix{"Reduce over an elementwise select instead of a masked index", a,
+             torch->with_import({Edit{subscript.range(), std::move(text)}})};
+}
+
+
 class BooleanMaskIndex final : public Check {
  public:
   using Check::Check;
-  void on_subscript_load(Node sub, const WalkContext& ctx) override {
+  void on_subscript_load(Node sub, const SemanticModel& ctx) override {
     Value base = ctx.value_of(sub.field("value"));
     if (!base.is_tensor()) return;
     for (Node index : support::subscript_indices(sub)) {
       if (ctx.value_of(index).is_bool_tensor()) {
         sink_.report(RuleId::FX301, sub.range(),
                      "boolean mask index: the result's shape depends on the mask's values",
-                     fixes::masked_reduction(sub, index, ctx));
+                     masked_reduction(sub, index, ctx));
         return;
       }
     }

@@ -8,7 +8,7 @@ namespace {
 class DataDependentLoop final : public Check {
  public:
   using Check::Check;
-  void on_for(Node loop, const WalkContext& ctx) override {
+  void on_for(Node loop, const SemanticModel& ctx) override {
     Node iterable = loop.field("right");
     if (!iterable) return;
     if (Node bound = tensor_bound(iterable.unparenthesized(), ctx)) {
@@ -18,7 +18,7 @@ class DataDependentLoop final : public Check {
   }
 
  private:
-  static Node tensor_bound(Node iterable, const WalkContext& ctx) {
+  static Node tensor_bound(Node iterable, const SemanticModel& ctx) {
     if (!iterable.is(NodeKind::Call)) return Node();
     std::string callee = ctx.resolve(iterable.field("function"));
     if (callee == "builtins.range") {

@@ -35,7 +35,7 @@ class DataDependentSize final : public Check {
  public:
   using Check::Check;
 
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
     int which = 0;
     bool sized = false;
@@ -73,7 +73,7 @@ class DataDependentSize final : public Check {
     }
   }
 
-  void on_subscript_load(Node sub, const WalkContext& ctx) override {
+  void on_subscript_load(Node sub, const SemanticModel& ctx) override {
     if (!ctx.value_of(sub.field("value")).is_tensor()) return;
     for (Node index : support::subscript_indices(sub)) {
       if (!index.is(NodeKind::Slice)) continue;
@@ -88,7 +88,7 @@ class DataDependentSize final : public Check {
 
  private:
   // Tensor data as a size; a tuple/list of sizes counts if any element is.
-  static bool data_dependent(Node a, const WalkContext& ctx) {
+  static bool data_dependent(Node a, const SemanticModel& ctx) {
     Node u = a.unparenthesized();
     if (u.is(NodeKind::Tuple) || u.is(NodeKind::List)) {
       for (Node c : u.children()) {

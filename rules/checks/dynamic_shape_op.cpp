@@ -25,7 +25,7 @@ bool dynamic_method(std::string_view m) {
 class DynamicShapeOp final : public Check {
  public:
   using Check::Check;
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view src = ctx.source();
     std::string q = ctx.resolve(call.field("function"));
     auto args = support::positional_args(call, ctx);

@@ -26,7 +26,7 @@ bool is_mutation_receiver(Node id) {
 class GlobalRead final : public Check {
  public:
   using Check::Check;
-  void on_name_load(Node id, const WalkContext& ctx) override {
+  void on_name_load(Node id, const SemanticModel& ctx) override {
     std::string_view name = id.text(ctx.source());
     // Most names are locals or constants: answer that before walking up the tree.
     if (ctx.scope_of(name) != NameScope::Global || ctx.declared_global(name)) return;
@@ -44,7 +44,7 @@ class GlobalRead final : public Check {
   }
 
  private:
-  void report(Node where, std::string_view name, const WalkContext& ctx) {
+  void report(Node where, std::string_view name, const SemanticModel& ctx) {
     if (ctx.in_condition()) {
       sink_.report(RuleId::FX202, where.range(),
                    "branch depends on mutable global `" + std::string(name) + "`; the branch taken at trace time is frozen");

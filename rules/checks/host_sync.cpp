@@ -5,7 +5,7 @@
 namespace fxlint {
 namespace {
 
-bool names_cpu(Node arg, const WalkContext& ctx) {
+bool names_cpu(Node arg, const SemanticModel& ctx) {
   Node a = arg.unparenthesized();
   std::string_view t = a.text(ctx.source());
   if (a.is(NodeKind::String)) return t == "\"cpu\"" || t == "'cpu'";
@@ -19,7 +19,7 @@ bool names_cpu(Node arg, const WalkContext& ctx) {
 class HostSync final : public Check {
  public:
   using Check::Check;
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view src = ctx.source();
     std::string q = ctx.resolve(call.field("function"));
     if (q == "torch.cuda.synchronize" || q == "torch.cuda.current_stream().synchronize") {

@@ -23,7 +23,7 @@ class OuterContainerMutation final : public Check {
  public:
   using Check::Check;
 
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view method = support::method_name(call, ctx);
     if (!is_container_mutator(method)) return;
     Node recv = support::receiver(call, ctx);
@@ -34,7 +34,7 @@ class OuterContainerMutation final : public Check {
     report(call, recv, stores_tensor, ctx);
   }
 
-  void on_statement(Node stmt, const WalkContext& ctx) override {
+  void on_statement(Node stmt, const SemanticModel& ctx) override {
     if (!stmt.is(NodeKind::DeleteStatement)) return;
     for (Node t : stmt.children()) {
       std::vector<Node> targets = t.is(NodeKind::ExpressionList) ? t.children() : std::vector<Node>{t};
@@ -46,7 +46,7 @@ class OuterContainerMutation final : public Check {
     }
   }
 
-  void on_store(Node target, Node value, Node, const WalkContext& ctx) override {
+  void on_store(Node target, Node value, Node, const SemanticModel& ctx) override {
     if (!target.is(NodeKind::Subscript)) return;
     Node recv = target.field("value");
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
@@ -55,7 +55,7 @@ class OuterContainerMutation final : public Check {
   }
 
  private:
-  void report(Node where, Node recv, bool tensor, const WalkContext& ctx) {
+  void report(Node where, Node recv, bool tensor, const SemanticModel& ctx) {
     std::string name(recv.text(ctx.source()));
     if (tensor) {
       sink_.report(RuleId::FX404, where.range(),

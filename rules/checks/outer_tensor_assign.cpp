@@ -1,25 +1,45 @@
 // FX401 / FX402: `global a; a = <tensor>` and `nonlocal a; a = <tensor>`.
 #include "rules/check.h"
 #include "rules/check_support.h"
-#include "rules/fix_builders.h"
 
 namespace fxlint {
 namespace {
 
+// `global a; a = t` -> `a.copy_(t)` when `a` is a module-level tensor (unsafe).
+std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, const SemanticModel& ctx) {
+  std::string_view src = ctx.source();
+  std::string_view name = target.text(src);
+  bool outer_is_tensor = false;
+  if (ctx.declared_global(name)) {
+    const GlobalFacts* g = ctx.global_facts(name);
+    outer_is_tensor = g && g->value.is_tensor();
+  } else if (ctx.declared_nonlocal(name)) {
+    outer_is_tensor = ctx.enclosing_value(name).is_tensor();
+  }
+  Node assignment = target.parent();
+  if (!outer_is_tensor || !assignment || !assignment.is(NodeKind::Assignment) ||
+      !statement.is(NodeKind::ExpressionStatement) || statement.named_child_count() != 1) {
+    return std::nullopt;
+  }
+  std::string text = std::string(target.text(src)) + ".copy_(" + std::string(value.text(src)) + ")";
+  return Fix{"Copy into the existing tensor in place", Applicability::Unsafe, {Edit{assignment.range(), std::move(text)}}};
+}
+
+
 class OuterTensorAssign final : public Check {
  public:
   using Check::Check;
-  void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
+  void on_store(Node target, Node value, Node stmt, const SemanticModel& ctx) override {
     if (!target.is(NodeKind::Identifier) || !value || !ctx.value_of(value).is_tensor()) return;
     std::string name(target.text(ctx.source()));
     if (ctx.declared_global(name)) {
       sink_.report(RuleId::FX401, stmt.range(),
                    "assigns a tensor to global `" + name + "`; the graph cannot rebind it",
-                   fixes::outer_tensor_copy(target, value, stmt, ctx));
+                   outer_tensor_copy(target, value, stmt, ctx));
     } else if (ctx.declared_nonlocal(name)) {
       sink_.report(RuleId::FX402, stmt.range(),
                    "assigns a tensor to closure variable `" + name + "`; the graph cannot rebind it",
-                   fixes::outer_tensor_copy(target, value, stmt, ctx));
+                   outer_tensor_copy(target, value, stmt, ctx));
     }
   }
 };

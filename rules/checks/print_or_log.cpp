@@ -1,10 +1,20 @@
 // FX501: print, logging and warnings in compiled code.
 #include "rules/check.h"
 #include "rules/check_support.h"
-#include "rules/fix_builders.h"
+#include "rules/fix_support.h"
 
 namespace fxlint {
 namespace {
+
+using namespace fixes;
+
+// The compile guard around a statement that is just this call (safe).
+std::optional<Fix> guard_call_statement(Node call, const SemanticModel& ctx, std::string_view guard_function) {
+  Node parent = call.parent();
+  if (!parent || !parent.is(NodeKind::ExpressionStatement) || parent.named_child_count() != 1) return std::nullopt;
+  return guard_statement(parent, ctx, guard_function, "Run it only outside compilation");
+}
+
 
 bool is_logging_call(std::string_view q) {
   static constexpr std::string_view methods[] = {"debug", "info", "warning", "warn", "error",
@@ -21,7 +31,7 @@ bool is_logging_call(std::string_view q) {
 class PrintOrLog final : public Check {
  public:
   using Check::Check;
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
     const char* what = nullptr;
     if (q == "builtins.print") what = "`print`";
@@ -29,7 +39,7 @@ class PrintOrLog final : public Check {
     else if (is_logging_call(q)) what = "logging";
     if (!what) return;
     sink_.report(RuleId::FX501, call.range(), std::string(what) + " in compiled code breaks the graph",
-                 fixes::guard_call_statement(
+                 guard_call_statement(
                      call, ctx, support::compile_guard_function(settings_.torch_version, settings_.target)));
   }
 };

@@ -1,17 +1,194 @@
 // FX203: compiled code rebinds or augments Python state that outlives the call:
-// `global a; a += 1`, `nonlocal n; n += 1`, `self.steps += 1`.
+// `global a; a += 1`, `nonlocal n; n += 1`, `self.steps += 1`. Its fixes keep a
+// counter in a 0-d tensor updated in place (a module global, or a buffer).
+#include <algorithm>
+#include <unordered_map>
+
 #include "rules/check.h"
 #include "rules/check_support.h"
-#include "rules/fix_builders.h"
+#include "rules/fix_support.h"
 
 namespace fxlint {
 namespace {
+
+using namespace fixes;
+
+// `+=` -> add_, `-=` -> sub_, `*=` -> mul_; "" for operators without an in-place method here.
+std::string_view inplace_method(Node augmented, std::string_view src) {
+  Node op = augmented.field("operator");
+  std::string_view o = op ? op.text(src) : "";
+  if (o == "+=") return "add_";
+  if (o == "-=") return "sub_";
+  if (o == "*=") return "mul_";
+  return {};
+}
+
+// Whether a float literal (`0.`, `0e400`, `0_0.0`) is zero: its mantissa has
+// no non-zero digit. Read from the text, so no literal is out of range; an
+// imaginary literal (`0j`) is not a float.
+bool float_literal_is_zero(std::string_view text) {
+  if (text.ends_with('j') || text.ends_with('J')) return false;
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return false;
+  }
+  return true;
+}
+
+// The 0-d tensor that holds a counter initialised with the literal zero, in
+// the dtype Python computes with (int -> int64, float -> float64); "" otherwise.
+std::string zero_dim_tensor(Node literal, const TorchRef& torch, std::string_view src, bool* is_float) {
+  Node v = literal.unparenthesized();
+  std::string_view dtype;
+  if (v.is(NodeKind::Integer) && v.text(src) == "0") dtype = "torch.int64";
+  else if (v.is(NodeKind::Float) && float_literal_is_zero(v.text(src))) dtype = "torch.float64";
+  else return {};
+  *is_float = dtype == "torch.float64";
+  return torch.spell("torch.zeros") + "((), dtype=" + torch.spell(dtype) + ")";
+}
+
+Node root_of(Node n) {
+  while (n.parent()) n = n.parent();
+  return n;
+}
+
+// `t.item()` as the whole expression: the tensor `t`, else a null node.
+Node item_receiver(Node expr, std::string_view src) {
+  Node e = expr.unparenthesized();
+  if (e.is(NodeKind::Call) && support::method_name(e, src) == "item") {
+    Node arguments = e.field("arguments");
+    if (arguments && arguments.named_child_count() == 0) return support::receiver(e);
+  }
+  return Node();
+}
+
+// `target += v` -> `target.add_(v)`, computing what Python computes: an int
+// counter takes int literals; a float (float64) counter also takes float
+// literals and `t.item()`, which becomes `t.detach().reshape(())` (the same
+// number, without tying the counter to t's autograd graph). Anything else
+// would change the counter's type or raise where Python did not.
+std::optional<Edit> inplace_update(Node augmented, std::string_view target, std::string_view src, bool is_float) {
+  std::string_view method = inplace_method(augmented, src);
+  Node right = augmented.field("right");
+  if (method.empty() || !right) return std::nullopt;
+  std::string operand(right.text(src));
+  Node r = right.unparenthesized();
+  if (r.is(NodeKind::UnaryOperator)) r = r.field("argument");
+  if (Node t = item_receiver(right, src); t && is_float) {
+    operand = std::string(t.text(src)) + ".detach().reshape(())";
+  } else if (!(r.is(NodeKind::Integer) || (is_float && r.is(NodeKind::Float)))) {
+    return std::nullopt;
+  }
+  return Edit{augmented.range(), std::string(target) + "." + std::string(method) + "(" + operand + ")"};
+}
+
+// An update the rewrite can carry: by a number literal or by `t.item()`
+// (inplace_update then decides by the counter's type).
+bool literal_update(Node n, std::string_view src) {
+  if (!n.is(NodeKind::AugmentedAssignment)) return false;
+  Node right = n.field("right");
+  if (!right) return false;
+  if (item_receiver(right, src)) return true;
+  Node r = right.unparenthesized();
+  if (r.is(NodeKind::UnaryOperator)) r = r.field("argument");
+  return r.is(NodeKind::Integer) || r.is(NodeKind::Float);
+}
+
+
+// How a file or a class uses each name that could hold a counter: its plain
+// assignments, and whether anything but an update by a literal touches it.
+struct CounterUse {
+  int bindings = 0;  // module-level `name = ...` / `self.name = ...`
+  Node initializer;  // the right side of the last such binding
+  Node init_statement;
+  bool other_use = false;
+};
+using CounterUses = std::unordered_map<std::string_view, CounterUse>;
+
+// Every module-level name, in one pass over the module. A module-level
+// `name = 0`, updates by number literals in functions and `global name` keep
+// it a counter; any other read (`mine = name`, `print(name)`) would see a
+// tensor, shared and updated in place, where it saw an int.
+CounterUses module_counters(Node root, std::string_view src) {
+  CounterUses uses;
+  auto visit = [&](auto&& self, Node n, bool in_function) -> void {
+    if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::Lambda)) in_function = true;
+    if (n.is(NodeKind::GlobalStatement)) return;
+    if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+      Node l = n.field("left").unparenthesized();
+      if (l.is(NodeKind::Identifier)) {
+        CounterUse& u = uses[l.text(src)];
+        if (n.is(NodeKind::AugmentedAssignment)) {
+          if (!literal_update(n, src) || !in_function) u.other_use = true;
+        } else if (!in_function && n.parent().is(NodeKind::ExpressionStatement) &&
+                   n.parent().parent().is(NodeKind::Module)) {
+          ++u.bindings;
+          u.initializer = n.field("right");
+        } else {
+          u.other_use = true;
+        }
+        if (Node right = n.field("right")) self(self, right, in_function);
+        return;
+      }
+    }
+    if (n.is(NodeKind::Identifier)) {
+      Node parent = n.parent();
+      bool attribute_name = parent && parent.is(NodeKind::Attribute) && parent.field("attribute") == n;
+      bool keyword = parent && parent.is(NodeKind::KeywordArgument) && parent.field("name") == n;
+      if (!attribute_name && !keyword) uses[n.text(src)].other_use = true;
+      return;
+    }
+    for_each_child(n, [&](Node c) {
+      if (c.is_named()) self(self, c, in_function);
+    });
+  };
+  visit(visit, root, false);
+  return uses;
+}
+
+// Every attribute name of a class, in one pass over it: exactly one plain
+// `self.<name> = 0` in __init__, and every other `<obj>.<name>` an update by a
+// number literal (a read would see a tensor).
+CounterUses attribute_counters(Node cls, std::string_view src) {
+  CounterUses uses;
+  auto visit = [&](auto&& self, Node n, bool in_init) -> void {
+    if (n.is(NodeKind::FunctionDefinition)) {
+      Node fname = n.field("name");
+      in_init = fname && fname.text(src) == "__init__";
+    }
+    if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+      Node l = n.field("left").unparenthesized();
+      if (l.is(NodeKind::Attribute) && l.field("attribute")) {
+        CounterUse& u = uses[l.field("attribute").text(src)];
+        if (n.is(NodeKind::AugmentedAssignment)) {
+          if (!literal_update(n, src)) u.other_use = true;
+        } else {
+          ++u.bindings;
+          if (in_init && n.parent().is(NodeKind::ExpressionStatement) &&
+              l.field("object").unparenthesized().is(NodeKind::Identifier)) {
+            u.init_statement = n;
+            u.initializer = n.field("right");
+          }
+        }
+        self(self, l.field("object"), in_init);
+        if (Node right = n.field("right")) self(self, right, in_init);
+        return;
+      }
+    }
+    if (n.is(NodeKind::Attribute) && n.field("attribute")) uses[n.field("attribute").text(src)].other_use = true;
+    for_each_child(n, [&](Node c) {
+      if (c.is_named()) self(self, c, in_init);
+    });
+  };
+  visit(visit, cls, false);
+  return uses;
+}
 
 class PythonStateMutation final : public Check {
  public:
   using Check::Check;
 
-  void on_augmented(Node stmt, const WalkContext& ctx) override {
+  void on_augmented(Node stmt, const SemanticModel& ctx) override {
     Node left = stmt.field("left").unparenthesized();
     std::string_view src = ctx.source();
     if (left.is(NodeKind::Identifier)) {
@@ -21,7 +198,7 @@ class PythonStateMutation final : public Check {
         if (g && g->value.is_tensor()) return;  // in-place on a tensor
         sink_.report(RuleId::FX203, stmt.range(),
                      "updates global `" + std::string(name) + "`; the trace runs it once and never again",
-                     fixes::global_scalar_to_tensor(stmt, ctx));
+                     global_scalar_to_tensor(stmt, ctx));
       } else if (ctx.declared_nonlocal(name)) {
         sink_.report(RuleId::FX203, stmt.range(),
                      "updates closure variable `" + std::string(name) + "`; the trace runs it once and never again");
@@ -34,11 +211,11 @@ class PythonStateMutation final : public Check {
       if (v.kind != ValueKind::Static) return;  // tensors update in place; unknowns are not flagged
       sink_.report(RuleId::FX203, stmt.range(),
                    "updates Python attribute `" + std::string(left.text(src)) + "`; the trace runs it once and never again",
-                   fixes::attribute_scalar_to_buffer(stmt, ctx));
+                   attribute_scalar_to_buffer(stmt, ctx));
     }
   }
 
-  void on_store(Node target, Node value, Node stmt, const WalkContext& ctx) override {
+  void on_store(Node target, Node value, Node stmt, const SemanticModel& ctx) override {
     if (target.is(NodeKind::Attribute) && value && !ctx.function().is_constructor() &&
         support::is_outer_object(target, ctx) && ctx.value_of(value).kind == ValueKind::Static) {
       sink_.report(RuleId::FX203, stmt.range(),
@@ -55,6 +232,71 @@ class PythonStateMutation final : public Check {
                  std::string(global ? "rebinds global `" : "rebinds closure variable `") + std::string(name) +
                      "`; the trace runs it once and never again");
   }
+
+ private:
+  // `global g; g += v` with `g = 0` at module level -> a 0-d tensor updated in place (unsafe).
+  std::optional<Fix> global_scalar_to_tensor(Node statement, const SemanticModel& ctx) {
+    std::string_view src = ctx.source();
+    Node left = statement.field("left").unparenthesized();
+    std::string name(left.text(src));
+    // torch's own modules run this at their import, before torch can build tensors.
+    const std::string& module = ctx.file().module_name;
+    if (module == "torch" || module.starts_with("torch.")) return std::nullopt;
+    // One pass over the module answers for every global of the file.
+    if (!module_counters_) module_counters_ = module_counters(root_of(statement), src);
+    auto it = module_counters_->find(name);
+    if (it == module_counters_->end()) return std::nullopt;
+    const CounterUse& use = it->second;
+    if (use.bindings != 1 || use.other_use || !use.initializer) return std::nullopt;
+    std::optional<TorchRef> torch = torch_ref(statement, ctx);
+    if (!torch) return std::nullopt;
+    bool is_float = false;
+    std::string tensor = zero_dim_tensor(use.initializer, *torch, src, &is_float);
+    if (tensor.empty()) return std::nullopt;
+    auto site = inplace_update(statement, name, src, is_float);
+    if (!site) return std::nullopt;
+    return sorted_fix("Keep `" + name + "` in a 0-d tensor updated in place; another module that reads `" + name +
+                          "` gets the tensor",
+                      Applicability::Unsafe, torch->with_import({Edit{use.initializer.range(), tensor}, *site}));
+  }
+
+  // `self.n += v` with `self.n = 0` in __init__ -> a non-persistent buffer (unsafe).
+  std::optional<Fix> attribute_scalar_to_buffer(Node statement, const SemanticModel& ctx) {
+    std::string_view src = ctx.source();
+    Node left = statement.field("left").unparenthesized();
+    Node object = left.field("object").unparenthesized();
+    Node attr = left.field("attribute");
+    if (!object.is(NodeKind::Identifier) || object.text(src) != ctx.self_name() || !attr) return std::nullopt;
+    // Only an nn.Module has register_buffer.
+    if (!ctx.in_module_class()) return std::nullopt;
+    std::string name(attr.text(src));
+    Node cls = statement;
+    while (cls && !cls.is(NodeKind::ClassDefinition)) cls = cls.parent();
+    if (!cls) return std::nullopt;
+    auto found = class_counters_.find(cls.id());
+    if (found == class_counters_.end()) found = class_counters_.emplace(cls.id(), attribute_counters(cls, src)).first;
+    auto it = found->second.find(name);
+    if (it == found->second.end()) return std::nullopt;
+    const CounterUse& use = it->second;
+    if (use.bindings != 1 || use.other_use || !use.init_statement || !use.initializer) return std::nullopt;
+    std::optional<TorchRef> torch = torch_ref(statement, ctx);
+    if (!torch) return std::nullopt;
+    bool is_float = false;
+    std::string tensor = zero_dim_tensor(use.initializer, *torch, src, &is_float);
+    if (tensor.empty()) return std::nullopt;
+    auto site = inplace_update(statement, left.text(src), src, is_float);
+    if (!site) return std::nullopt;
+    std::string self_text(use.init_statement.field("left").field("object").text(src));
+    std::string reg = self_text + ".register_buffer(\"" + name + "\", " + tensor + ", persistent=False)";
+    return sorted_fix("Keep `" + std::string(left.text(src)) +
+                          "` in a non-persistent buffer updated in place; it moves with `.to()` and is left "
+                          "out of state_dict",
+                      Applicability::Unsafe, torch->with_import({Edit{use.init_statement.range(), reg}, *site}));
+  }
+
+  // A check lives for one file: these are computed once per file and class.
+  std::optional<CounterUses> module_counters_;
+  std::unordered_map<const void*, CounterUses> class_counters_;
 };
 
 }  // namespace

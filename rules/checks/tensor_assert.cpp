@@ -1,7 +1,7 @@
 // FX104: `assert` on a tensor. Fix: guard the assert so only eager runs it.
 #include "rules/check.h"
 #include "rules/check_support.h"
-#include "rules/fix_builders.h"
+#include "rules/fix_support.h"
 
 namespace fxlint {
 namespace {
@@ -9,7 +9,7 @@ namespace {
 class TensorAssert final : public Check {
  public:
   using Check::Check;
-  void on_condition(Node test, ConditionKind kind, Node owner, const WalkContext& ctx) override {
+  void on_condition(Node test, ConditionKind kind, Node owner, const SemanticModel& ctx) override {
     if (kind != ConditionKind::Assert || !ctx.value_of(test).is_tensor()) return;
     sink_.report(RuleId::FX104, owner.range(), "`assert` on a tensor reads its value at trace time",
                  fixes::guard_statement(owner, ctx,

@@ -8,7 +8,7 @@ namespace {
 class TensorItem final : public Check {
  public:
   using Check::Check;
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     if (support::method_name(call, ctx) != "item") return;
     if (!ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
     sink_.report(RuleId::FX101, call.range(),

@@ -10,7 +10,7 @@ class TensorToPython final : public Check {
  public:
   using Check::Check;
 
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view method = support::method_name(call, ctx);
     if (method == "tolist" || method == "numpy") {
       if (ctx.value_of(support::receiver(call, ctx)).is_tensor()) {
@@ -30,7 +30,7 @@ class TensorToPython final : public Check {
     }
   }
 
-  void on_subscript_load(Node sub, const WalkContext& ctx) override {
+  void on_subscript_load(Node sub, const SemanticModel& ctx) override {
     Value base = ctx.value_of(sub.field("value"));
     for (Node index : support::subscript_indices(sub)) {
       if (index.is(NodeKind::Slice)) {

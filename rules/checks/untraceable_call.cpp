@@ -9,7 +9,7 @@ namespace {
 class UntraceableCall final : public Check {
  public:
   using Check::Check;
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
@@ -25,7 +25,7 @@ class UntraceableCall final : public Check {
   // A tensor (or a list of them) handed over. A Python number already read out
   // of a tensor (`.item()`, `float(t)`) is not: that read is the pitfall, and
   // FX101/FX102 report it where it happens.
-  static bool has_tensor_argument(Node call, const WalkContext& ctx) {
+  static bool has_tensor_argument(Node call, const SemanticModel& ctx) {
     Node args = call.field("arguments");
     if (!args) return false;
     for (Node a : args.children()) {

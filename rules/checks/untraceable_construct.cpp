@@ -11,17 +11,17 @@ class UntraceableConstruct final : public Check {
   using Check::Check;
   // Only the function handed to the compiler must not be a generator: tracers
   // follow generators that compiled code calls (`@contextmanager` helpers, say).
-  void on_yield(Node y, const WalkContext& ctx) override {
+  void on_yield(Node y, const SemanticModel& ctx) override {
     if (!ctx.is_compile_entry()) return;
     sink_.report(RuleId::FX504, y.range(), "`yield` makes a generator; compiled functions cannot be generators");
   }
-  void on_call(Node call, const WalkContext& ctx) override {
+  void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
     if (q == "builtins.eval" || q == "builtins.exec" || q == "builtins.globals" || q == "builtins.locals") {
       sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
     }
   }
-  void on_statement(Node stmt, const WalkContext&) override {
+  void on_statement(Node stmt, const SemanticModel&) override {
     Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
     if (def.is(NodeKind::ClassDefinition)) {
       Node name = def.field("name");

@@ -1,0 +1,444 @@
+// What an expression holds, from what its parts hold: the typing half of the
+// semantic model (semantic_model.cpp holds names, scopes and binding).
+#include <unordered_map>
+
+#include "analyzer/semantic_model.h"
+#include "analyzer/torch_api.h"
+
+namespace fxlint {
+
+namespace {
+
+TensorDtype dtype_from_expr(std::string_view qualified) {
+  if (qualified == "torch.bool") return TensorDtype::Bool;
+  if (qualified == "torch.long" || qualified == "torch.int64" || qualified == "torch.int" ||
+      qualified == "torch.int32" || qualified == "torch.int16" || qualified == "torch.int8" ||
+      qualified == "torch.uint8") {
+    return TensorDtype::Integer;
+  }
+  if (qualified == "torch.float" || qualified == "torch.float32" || qualified == "torch.float16" ||
+      qualified == "torch.half" || qualified == "torch.bfloat16" || qualified == "torch.double" ||
+      qualified == "torch.float64") {
+    return TensorDtype::Floating;
+  }
+  return TensorDtype::Unknown;
+}
+
+Value combine_kinds(const Value& a, const Value& b, bool bitwise, bool comparison) {
+  if (a.is_tensor() || b.is_tensor()) {
+    if (comparison) return Value::tensor(TensorDtype::Bool);
+    if (bitwise) {
+      TensorDtype d = (a.is_bool_tensor() || !a.is_tensor()) && (b.is_bool_tensor() || !b.is_tensor())
+                          ? TensorDtype::Bool : TensorDtype::Unknown;
+      return Value::tensor(d);
+    }
+    return Value::tensor();
+  }
+  if (a.is_tensor_data() || b.is_tensor_data()) return Value::of(ValueKind::TensorData);
+  if (a.kind == ValueKind::Static && b.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+  if (comparison && (a.kind == ValueKind::Static || b.kind == ValueKind::Static)) return Value::of(ValueKind::Static);
+  return Value::unknown();
+}
+
+// Tensor methods whose result keeps the receiver's dtype.
+bool keeps_dtype(std::string_view method) {
+  static const std::unordered_map<std::string_view, bool> keeps = {
+      {"clone", true}, {"contiguous", true}, {"detach", true}, {"view", true}, {"reshape", true},
+      {"flatten", true}, {"squeeze", true}, {"unsqueeze", true}, {"permute", true}, {"transpose", true},
+      {"expand", true}, {"expand_as", true}, {"repeat", true}, {"t", true}, {"flip", true},
+      {"view_as", true}, {"reshape_as", true}, {"__getitem__", true}, {"cpu", true}, {"cuda", true},
+      {"narrow", true}, {"roll", true}, {"masked_fill", true}, {"index_select", true}, {"gather", true}};
+  return keeps.count(method) > 0;
+}
+
+}  // namespace
+
+// Saves the environment and puts it back on exit, with its state number, so
+// what was inferred under it stays valid.
+class SemanticModel::Scope {
+ public:
+  explicit Scope(const SemanticModel& m) : m_(m), env_(m.env_), state_(m.state_) {}
+  ~Scope() {
+    m_.env_ = std::move(env_);
+    m_.state_ = state_;
+  }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+ private:
+  const SemanticModel& m_;
+  Env env_;
+  uint64_t state_;
+};
+
+Value SemanticModel::value_of(Node expr) const {
+  switch (expr.kind()) {
+    case NodeKind::Identifier: return lookup(expr);
+    case NodeKind::None: return Value::of(ValueKind::None);
+    case NodeKind::Integer: case NodeKind::Float: case NodeKind::True: case NodeKind::False:
+    case NodeKind::String:
+      return Value::of(ValueKind::Static);
+    default:
+      break;
+  }
+  if (!expr || !expr.is_named()) return Value::unknown();
+  if (const Value* walked = walked_.find(expr.id())) return *walked;
+  return infer(expr);
+}
+
+Value SemanticModel::infer(Node expr) const {
+  if (const Inferred* known = inferred_.find(expr.id()); known && known->state == state_) return known->value;
+  uint64_t state = state_;
+  ++quiet_;
+  Value v = type_of(expr);
+  --quiet_;
+  inferred_.set(expr.id(), {state, v});
+  return v;
+}
+
+Value SemanticModel::type_of(Node e) const {
+  switch (e.kind()) {
+    case NodeKind::Identifier:
+      return lookup(e);
+    case NodeKind::Integer: case NodeKind::Float: case NodeKind::String: case NodeKind::ConcatenatedString:
+    case NodeKind::True: case NodeKind::False: case NodeKind::Ellipsis: case NodeKind::Slice:
+      return Value::of(ValueKind::Static);
+    case NodeKind::None:
+      return Value::of(ValueKind::None);
+    case NodeKind::ParenthesizedExpression: {
+      Value v = Value::unknown();
+      for (Node c : NamedChildren(e)) v = value_of(c);
+      return v;
+    }
+    case NodeKind::Attribute:
+      return attribute_value(e);
+    case NodeKind::Subscript:
+      return subscript_value(e);
+    case NodeKind::Call:
+      return call_value(e);
+    case NodeKind::BinaryOperator: {
+      std::string_view o = operator_of(e);
+      return combine(value_of(e.field("left")), value_of(e.field("right")), o == "&" || o == "|" || o == "^", false);
+    }
+    case NodeKind::ComparisonOperator:
+      return comparison_value(e);
+    case NodeKind::BooleanOperator:
+      return boolean_value(e);
+    case NodeKind::NotOperator: {
+      Value v = value_of(e.field("argument"));
+      return v.is_tensor_data() ? v : Value::of(ValueKind::Static);
+    }
+    case NodeKind::UnaryOperator:
+      return value_of(e.field("argument"));
+    case NodeKind::ConditionalExpression: {
+      std::vector<Node> parts = e.children();
+      if (parts.size() != 3) return Value::unknown();
+      return join(value_of(parts[0]), value_of(parts[2]));
+    }
+    case NodeKind::Tuple: case NodeKind::List: case NodeKind::ExpressionList: case NodeKind::Set: {
+      bool all_tensor = true, any = false;
+      for (Node c : NamedChildren(e)) {
+        any = true;
+        all_tensor = all_tensor && value_of(c).is_tensor();
+      }
+      return any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+    }
+    case NodeKind::ListComprehension: case NodeKind::SetComprehension: case NodeKind::DictionaryComprehension:
+    case NodeKind::GeneratorExpression:
+      return comprehension_value(e);
+    case NodeKind::NamedExpression:
+    case NodeKind::KeywordArgument:
+      return value_of(e.field("value"));
+    default:
+      return Value::unknown();
+  }
+}
+
+Value SemanticModel::combine(const Value& a, const Value& b, bool bitwise, bool comparison) {
+  Value v = combine_kinds(a, b, bitwise, comparison);
+  auto known = [](const Value& x) { return x.kind == ValueKind::Static || (x.is_tensor() && x.static_data); };
+  if (v.is_tensor() && known(a) && known(b)) v.static_data = true;
+  return v;
+}
+
+Value SemanticModel::comparison_value(Node e) const {
+  Value acc = Value::of(ValueKind::Static);
+  bool any_tensor = false, any_data = false;
+  for (Node p : e.children()) {
+    Value v = value_of(p);
+    any_tensor = any_tensor || v.is_tensor();
+    any_data = any_data || v.is_tensor_data();
+    if (v.kind != ValueKind::Static && v.kind != ValueKind::None && !v.is_tensor() && !v.is_tensor_data()) {
+      acc = Value::unknown();
+    }
+  }
+  // `is`, `is not`, `in`, `not in`: a Python bool, never a tensor.
+  for (std::string_view op : comparison_operators(e)) {
+    if (op.starts_with("is") || op.ends_with("in")) return Value::of(ValueKind::Static);
+  }
+  if (any_tensor) return Value::tensor(TensorDtype::Bool);
+  if (any_data) return Value::of(ValueKind::TensorData);
+  return acc.kind == ValueKind::Unknown ? Value::unknown() : Value::of(ValueKind::Static);
+}
+
+// The right operand runs only when the left is true (and) / false (or).
+Value SemanticModel::boolean_value(Node e) const {
+  Node left = e.field("left");
+  Value l = value_of(left);
+  Value r;
+  {
+    Scope scope(*this);
+    narrow_names(left, operator_of(e) != "or");
+    r = value_of(e.field("right"));
+  }
+  if (l.kind == ValueKind::Static && r.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+  return join(l, r);
+}
+
+Value SemanticModel::comprehension_value(Node e) const {
+  Scope scope(*this);
+  for (Node c : NamedChildren(e)) {
+    if (c.is(NodeKind::ForInClause)) bind_loop_target(c.field("left"), c.field("right"));
+  }
+  Node body = e.field("body");
+  if (!body || e.is(NodeKind::DictionaryComprehension) || e.is(NodeKind::SetComprehension)) return Value::unknown();
+  return value_of(body).is_tensor() ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+}
+
+Value SemanticModel::attribute_value(Node attr) const {
+  Node object = attr.field("object").unparenthesized();
+  Node name = attr.field("attribute");
+  if (!name) return Value::unknown();
+  std::string_view a = name.text(src_);
+  if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_) {
+    if (a == "training") return Value::of(ValueKind::Static);
+    return self_attribute(a);
+  }
+  Value ov = value_of(object);
+  if (ov.kind == ValueKind::Tensor) return torch_api::tensor_attribute(a);
+  if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+  if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
+  if (a == "shape" || a == "ndim") return Value::of(ValueKind::Static);
+  std::string q = resolve(attr);
+  if (q.starts_with("torch.") && dtype_from_expr(q) != TensorDtype::Unknown) return Value::of(ValueKind::Static);
+  return Value::unknown();
+}
+
+Value SemanticModel::subscript_value(Node sub) const {
+  Value base = value_of(sub.field("value"));
+  switch (base.kind) {
+    case ValueKind::Tensor:  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
+    case ValueKind::TensorSequence:
+      return Value::tensor(base.dtype);
+    case ValueKind::Static:
+    case ValueKind::TensorData:
+    case ValueKind::Module:
+      return Value::of(base.kind);
+    default:
+      return Value::unknown();
+  }
+}
+
+namespace {
+
+Node keyword_argument(const std::vector<Node>& args, std::string_view key, std::string_view src) {
+  for (Node x : args) {
+    if (!x.is(NodeKind::KeywordArgument)) continue;
+    Node n = x.field("name");
+    if (n && n.text(src) == key) return x.field("value");
+  }
+  return Node();
+}
+
+}  // namespace
+
+Value SemanticModel::call_value(Node call) const {
+  Node callee = call.field("function").unparenthesized();
+  Node args = call.field("arguments");
+  std::vector<Node> a = args ? args.children() : std::vector<Node>{};
+  std::vector<Node> positional;
+  for (Node x : a) {
+    if (!x.is(NodeKind::KeywordArgument) && !x.is(NodeKind::ListSplat) && !x.is(NodeKind::DictionarySplat)) {
+      positional.push_back(x);
+    }
+  }
+  auto dtype_kw = [&](Value v) {
+    if (Node d = keyword_argument(a, "dtype", src_)) {
+      TensorDtype dt = dtype_from_expr(resolve(d));
+      if (v.is_tensor() && dt != TensorDtype::Unknown) v.dtype = dt;
+    }
+    return v;
+  };
+
+  if (callee.is(NodeKind::Attribute)) {
+    Node object = callee.field("object").unparenthesized();
+    std::string_view method = callee.field("attribute").text(src_);
+    Value ov = value_of(object);
+    if (ov.kind == ValueKind::Tensor) {
+      if (method == "to" || method == "type") {
+        for (Node x : positional) {
+          TensorDtype d = dtype_from_expr(resolve(x));
+          if (d != TensorDtype::Unknown) return Value::tensor(d);
+        }
+        if (method == "type" && positional.empty() && !keyword_argument(a, "dtype", src_)) {
+          return Value::of(ValueKind::Static);
+        }
+        return dtype_kw(Value::tensor(ov.dtype));
+      }
+      Value r = torch_api::tensor_method_result(method);
+      // Read out of a tensor built only from trace-time values: known at trace time.
+      if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
+      if (r.is_tensor() && r.dtype == TensorDtype::Unknown && keeps_dtype(method)) r.dtype = ov.dtype;
+      if ((method == "max" || method == "min") && (!positional.empty() || keyword_argument(a, "dim", src_))) {
+        return Value::of(ValueKind::TensorSequence);
+      }
+      return r;
+    }
+    if (ov.kind == ValueKind::TensorSequence && (method == "index" || method == "count")) {
+      return Value::of(ValueKind::Static);
+    }
+    // Shape queries are shape-level whatever the receiver turns out to be.
+    if (method == "size" || method == "dim" || method == "ndimension" || method == "numel") {
+      return Value::of(ValueKind::Static);
+    }
+    if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+    if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
+    if (ov.kind == ValueKind::Module) {
+      return method == "forward" || method == "__call__" ? Value::tensor() : Value::unknown();
+    }
+    if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
+      return method_call_value(call, callee, positional);
+    }
+  }
+
+  std::string q = resolve(callee);
+  if (q.starts_with("builtins.")) return builtin_call_value(std::string_view(q).substr(9), positional);
+  if (q == "torch.where" && positional.size() == 1 && !keyword_argument(a, "input", src_)) {
+    return Value::of(ValueKind::TensorSequence);
+  }
+  if ((q == "torch.scalar_tensor" || q == "torch.tensor" || q == "torch.as_tensor") && !positional.empty() &&
+      value_of(positional[0]).kind == ValueKind::Static) {
+    Value r = dtype_kw(Value::tensor());
+    r.static_data = true;
+    return r;
+  }
+  if (q.starts_with("torch.") || q.starts_with("torchvision.")) {
+    Value r = torch_api::call_result(q);
+    if (r.is_tensor()) {
+      if (q == "torch.where" && positional.size() == 3) {
+        if (value_of(positional[1]).is_bool_tensor() && value_of(positional[2]).is_bool_tensor()) {
+          r.dtype = TensorDtype::Bool;
+        }
+      }
+      if ((q == "torch.cat" || q == "torch.stack" || q == "torch.clone") && !positional.empty()) {
+        r.dtype = value_of(positional[0]).dtype;
+      }
+      if (q == "torch.full_like" || q == "torch.zeros_like" || q == "torch.ones_like" || q == "torch.empty_like") {
+        if (!positional.empty()) r.dtype = value_of(positional[0]).dtype;
+      }
+      r = dtype_kw(r);
+    }
+    return r;
+  }
+  // A project class constructed, or a project function returning tensors.
+  std::string written = dotted_text(callee, src_);
+  if (!written.empty()) {
+    ClassRef c = project_.resolve_class(file_index_, written);
+    if (c.valid()) return project_.is_module_class(c) ? Value::of(ValueKind::Module) : Value::unknown();
+    FunctionRef f = project_.resolve_function(file_index_, function_index_, written);
+    if (f.valid()) {
+      record_call(call, f);
+      return project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor ? Value::tensor()
+                                                                                              : Value::unknown();
+    }
+  }
+  if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) return Value::tensor();
+  return Value::unknown();
+}
+
+// self.method(...) / self.block(...)
+Value SemanticModel::method_call_value(Node call, Node callee, const std::vector<Node>&) const {
+  std::string_view method = callee.field("attribute").text(src_);
+  FunctionRef m = project_.find_method({file_index_, cls_}, method);
+  if (m.valid()) {
+    record_call(call, m);
+    return project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
+                                                                                           : Value::unknown();
+  }
+  if (self_attribute(method).kind != ValueKind::Module) return Value::unknown();
+  // A project sub-module: its forward receives these arguments.
+  ClassRef sub = project_.self_attribute_class({file_index_, cls_}, method);
+  if (sub.valid() && project_.is_module_class(sub)) {
+    if (FunctionRef forward = project_.find_method(sub, "forward"); forward.valid()) record_call(call, forward);
+  }
+  return Value::tensor();
+}
+
+Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<Node>& positional) const {
+  if (b == "int" || b == "float" || b == "bool" || b == "complex") {
+    if (positional.empty()) return Value::unknown();
+    Value arg = value_of(positional[0]);
+    if (arg.is_tensor() && arg.static_data) return Value::of(ValueKind::Static);  // see tensor_method_result
+    if (arg.depends_on_tensor_data()) return Value::of(ValueKind::TensorData);
+    if (arg.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+    return Value::unknown();
+  }
+  if (b == "getattr") return Value::unknown();
+  if (b == "len" || b == "isinstance" || b == "hasattr" || b == "range" || b == "type" || b == "id" || b == "str" ||
+      b == "repr" || b == "issubclass" || b == "callable") {
+    return Value::of(ValueKind::Static);
+  }
+  if (b == "min" || b == "max" || b == "abs" || b == "round" || b == "sum") {
+    Value acc = Value::of(ValueKind::Static);
+    for (Node x : positional) {
+      Value v = value_of(x);
+      if (v.is_tensor()) return b == "abs" || b == "sum" ? Value::tensor() : Value::unknown();
+      if (v.is_tensor_data()) acc = Value::of(ValueKind::TensorData);
+      else if (v.kind != ValueKind::Static) acc = acc.is_tensor_data() ? acc : Value::unknown();
+    }
+    return acc;
+  }
+  if (b == "tuple" || b == "list") {
+    if (positional.empty()) return Value::unknown();
+    Value v = value_of(positional[0]);
+    if (v.kind == ValueKind::TensorSequence || v.is_tensor()) return Value::of(ValueKind::TensorSequence);
+    return v.kind == ValueKind::Static ? v : Value::unknown();
+  }
+  return Value::unknown();
+}
+
+// Records the values a call binds to the callee's parameters (by position and
+// keyword). Only calls the walk reaches count: an inference records nothing.
+void SemanticModel::record_call(Node call, FunctionRef callee) const {
+  if (!record_ || quiet_ > 0) return;
+  const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
+  Node params = target.node.field("parameters");
+  if (!params) return;
+  std::vector<std::string_view> names;
+  std::string_view target_src = project_.file(callee.file).source;
+  for (Node p : NamedChildren(params)) {
+    Node name = p.is(NodeKind::Identifier) ? p
+                : p.is(NodeKind::TypedParameter) ? (p.named_child_count() ? p.named_child(0) : Node())
+                                                 : p.field("name");
+    names.push_back(name && name.is(NodeKind::Identifier) ? name.text(target_src) : std::string_view());
+  }
+  std::vector<Value> values(names.size(), Value::unknown());
+  // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
+  size_t next = target.binds_self() && call.field("function").unparenthesized().is(NodeKind::Attribute) ? 1 : 0;
+  Node args = call.field("arguments");
+  if (!args || !args.is(NodeKind::ArgumentList)) return;
+  for (Node a : NamedChildren(args)) {
+    if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // cannot map
+    if (a.is(NodeKind::KeywordArgument)) {
+      Node k = a.field("name");
+      for (size_t i = 0; k && i < names.size(); ++i) {
+        if (names[i] == k.text(src_)) values[i] = value_of(a.field("value"));
+      }
+    } else if (next < values.size()) {
+      values[next++] = value_of(a);
+    }
+  }
+  record_->record(callee.file, callee.function, values);
+}
+
+}  // namespace fxlint

@@ -1,0 +1,384 @@
+#include "analyzer/semantic_model.h"
+
+#include "analyzer/torch_api.h"
+
+namespace fxlint {
+
+namespace {
+
+// Most scopes declare no `global`/`nonlocal`: skip hashing the name for those.
+bool contains(const StringSet& set, std::string_view name) { return !set.empty() && set.count(name) > 0; }
+
+bool is_literal(Node e) {
+  switch (e.kind()) {
+    case NodeKind::Integer: case NodeKind::Float: case NodeKind::True: case NodeKind::False:
+    case NodeKind::String:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+SemanticModel::SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known,
+                             ArgumentTypes* record)
+    : project_(project),
+      file_index_(file),
+      function_index_(function),
+      file_(project.file(file)),
+      fn_(file_.functions[static_cast<size_t>(function)]),
+      src_(file_.source),
+      cls_(project.method_class(file, function)),
+      known_(known),
+      record_(record) {}
+
+// --- environment -------------------------------------------------------------
+
+void SemanticModel::set_local(std::string_view name, const Value& v) const {
+  env_.set(names_.intern(name), v);
+  state_ = ++next_state_;
+}
+
+void SemanticModel::restore(Snapshot s) {
+  env_ = std::move(s.env);
+  state_ = s.state;
+}
+
+void SemanticModel::merge(const Snapshot& other) {
+  env_ = join_envs(other.env, env_);
+  state_ = ++next_state_;
+}
+
+void SemanticModel::assign(std::string_view name, const Value& value) {
+  set_local(name, value);
+  assigned_.insert(name);
+}
+
+void SemanticModel::remember(Node expr, const Value& value) { walked_.set(expr.id(), value); }
+
+void SemanticModel::bind_names(Node target, const Value& v) const {
+  Node t = target.unparenthesized();
+  if (t.is(NodeKind::Identifier)) {
+    set_local(t.text(src_), v);
+    return;
+  }
+  for (Node c : NamedChildren(t)) {
+    if (c.is(NodeKind::Identifier) || c.is(NodeKind::PatternList) || c.is(NodeKind::TuplePattern) ||
+        c.is(NodeKind::ListPattern)) {
+      bind_names(c, element_of(v));
+    }
+  }
+}
+
+void SemanticModel::bind_loop_target(Node target, Node iterable) const {
+  if (!target || !iterable) return;
+  Node it = iterable.unparenthesized();
+  if (it.is(NodeKind::Call)) {
+    std::string callee = resolve(it.field("function"));
+    Node args = it.field("arguments");
+    std::vector<Node> a = args ? args.children() : std::vector<Node>{};
+    Node t = target.unparenthesized();
+    std::vector<Node> parts = (t.is(NodeKind::PatternList) || t.is(NodeKind::TuplePattern))
+                                  ? t.children() : std::vector<Node>{};
+    if (callee == "builtins.range") {
+      Value bound = Value::of(ValueKind::Static);
+      for (Node x : a) {
+        if (value_of(x).depends_on_tensor_data()) bound = Value::of(ValueKind::TensorData);
+      }
+      bind_names(target, bound);
+      return;
+    }
+    if (callee == "builtins.enumerate" && parts.size() == 2 && !a.empty()) {
+      bind_names(parts[0], Value::of(ValueKind::Static));
+      bind_names(parts[1], element_of(value_of(a[0])));
+      return;
+    }
+    if (callee == "builtins.zip" && parts.size() == a.size()) {
+      for (size_t i = 0; i < parts.size(); ++i) bind_names(parts[i], element_of(value_of(a[i])));
+      return;
+    }
+  }
+  bind_names(target, element_of(value_of(iterable)));
+}
+
+void SemanticModel::narrow_names(Node cond, bool truth) const {
+  cond = cond.unparenthesized();
+  if (cond.is(NodeKind::NotOperator)) {
+    narrow_names(cond.field("argument"), !truth);
+    return;
+  }
+  if (cond.is(NodeKind::BooleanOperator)) {
+    std::string_view o = operator_of(cond);
+    if ((o == "and" && truth) || (o == "or" && !truth)) {
+      narrow_names(cond.field("left"), truth);
+      narrow_names(cond.field("right"), truth);
+    }
+    return;
+  }
+  if (cond.is(NodeKind::ComparisonOperator)) {
+    std::vector<Node> parts = cond.children();
+    if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return;
+    bool is_not = false, is = false;
+    for (std::string_view op : comparison_operators(cond)) {
+      is_not = is_not || (op.starts_with("is") && op.ends_with("not"));
+      is = is || op == "is";
+    }
+    if (!is && !is_not) return;
+    bool not_none = is_not == truth;
+    const Value* v = local(parts[0].text(src_));
+    if (!v) return;
+    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(parts[0].text(src_), Value::tensor());
+    if (!not_none) set_local(parts[0].text(src_), Value::of(ValueKind::None));
+    return;
+  }
+  if (cond.is(NodeKind::Call) && truth && resolve(cond.field("function")) == "builtins.isinstance") {
+    Node args = cond.field("arguments");
+    std::vector<Node> a = args ? args.children() : std::vector<Node>{};
+    if (a.size() == 2 && a[0].is(NodeKind::Identifier) && resolve(a[1]) == "torch.Tensor") {
+      set_local(a[0].text(src_), Value::tensor());
+    }
+  }
+}
+
+// --- parameters ----------------------------------------------------------------
+
+void SemanticModel::bind_parameters() {
+  Node params = fn_.node.field("parameters");
+  if (!params) return;
+  bool is_method = fn_.binds_self();
+  bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls});
+  size_t index = 0;
+  for (Node p : NamedChildren(params)) {
+    size_t param_index = index++;
+    Node name = p;
+    if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) name = p.field("name");
+    else if (p.is(NodeKind::TypedParameter)) name = p.named_child_count() ? p.named_child(0) : Node();
+    if (!name || !name.is(NodeKind::Identifier)) continue;
+    std::string_view n = name.text(src_);
+    if (param_index == 0 && is_method) {
+      self_ = n;
+      set_local(n, Value::unknown());
+      continue;
+    }
+    set_local(n, parameter_value(p, param_index, is_forward));
+  }
+}
+
+Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward) const {
+  Node type, def;
+  if (p.is(NodeKind::DefaultParameter)) {
+    def = p.field("value");
+  } else if (p.is(NodeKind::TypedDefaultParameter)) {
+    type = p.field("type");
+    def = p.field("value");
+  } else if (p.is(NodeKind::TypedParameter)) {
+    type = p.field("type");
+  }
+  // The annotation, else what a `# type:` comment says of this parameter.
+  AnnotationKind kind = AnnotationKind::Other;
+  if (type) kind = classify_annotation(type, src_, file_.imports);
+  else if (param_index < fn_.comment_parameters.size()) kind = fn_.comment_parameters[param_index];
+  if (type || kind != AnnotationKind::Other) {
+    Value v = Value::unknown();
+    switch (kind) {
+      case AnnotationKind::Tensor: v = Value::tensor(); break;
+      case AnnotationKind::OptionalTensor: v = Value::of(ValueKind::OptionalTensor); break;
+      case AnnotationKind::TensorSequence: v = Value::of(ValueKind::TensorSequence); break;
+      case AnnotationKind::NonTensor: v = Value::of(ValueKind::Static); break;
+      default: break;
+    }
+    if (v.kind == ValueKind::Tensor && def && def.unparenthesized().is(NodeKind::None)) {
+      v = Value::of(ValueKind::OptionalTensor);
+    }
+    return v;
+  }
+  if (def) {
+    Node d = def.unparenthesized();
+    if (d.is(NodeKind::None)) return is_forward ? Value::of(ValueKind::OptionalTensor) : Value::of(ValueKind::None);
+    if (is_literal(d) || d.is(NodeKind::Tuple) || d.is(NodeKind::UnaryOperator)) return Value::of(ValueKind::Static);
+    return Value::unknown();
+  }
+  if (is_forward) {
+    // A module's input is a tensor, unless every compiled caller that
+    // calls this sub-module passes a trace-time value (a flag, a size).
+    if (known_ && known_->called(file_index_, function_index_)) {
+      Value passed = known_->parameter(file_index_, function_index_, param_index);
+      if (passed.kind == ValueKind::Static || passed.kind == ValueKind::None) return passed;
+    }
+    return Value::tensor();
+  }
+  if (known_) {
+    // Unannotated, no default: what every compiled caller passes.
+    Value passed = known_->parameter(file_index_, function_index_, param_index);
+    if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence ||
+        passed.kind == ValueKind::OptionalTensor || passed.kind == ValueKind::Module) {
+      return passed;
+    }
+  }
+  return Value::unknown();
+}
+
+// --- names and scopes -------------------------------------------------------------
+
+const CallParts& SemanticModel::call_parts(Node call) const {
+  auto it = calls_.find(call.id());
+  if (it == calls_.end()) it = calls_.emplace(call.id(), split_call(call, src_)).first;
+  return it->second;
+}
+
+// Checks ask the meaning of the same callee many times: remember it per node.
+std::string SemanticModel::resolve(Node expr) const {
+  auto it = resolved_.find(expr.id());
+  if (it != resolved_.end()) return it->second;
+  std::string r = resolve_uncached(expr);
+  resolved_.emplace(expr.id(), r);
+  return r;
+}
+
+std::string SemanticModel::resolve_uncached(Node expr) const {
+  std::string dotted = dotted_text(expr, src_);
+  if (dotted.empty()) return {};
+  std::string_view head = std::string_view(dotted).substr(0, dotted.find('.'));
+  NameScope scope = scope_of(head);
+  if (scope == NameScope::Builtin) return "builtins." + dotted;
+  if (scope == NameScope::Local && !file_.imports.find(head)) return {};
+  if (scope == NameScope::Global) {
+    const GlobalFacts* g = global_facts(head);
+    if (g && !g->origin.empty() && dotted.size() > head.size()) {
+      // logger.info where logger = logging.getLogger(...)
+      return g->origin + "()" + dotted.substr(head.size());
+    }
+  }
+  return file_.imports.qualify(dotted);
+}
+
+NameScope SemanticModel::scope_of(std::string_view name) const {
+  if (contains(fn_.globals, name)) return NameScope::Global;
+  if (contains(fn_.nonlocals, name)) return NameScope::Enclosing;
+  if (fn_.locals.count(name) || local(name)) return NameScope::Local;
+  for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
+    if (file_.functions[static_cast<size_t>(p)].locals.count(name)) return NameScope::Enclosing;
+  }
+  if (file_.globals.count(name) || file_.imports.find(name)) return NameScope::Global;
+  return NameScope::Builtin;
+}
+
+bool SemanticModel::declared_global(std::string_view name) const { return contains(fn_.globals, name); }
+bool SemanticModel::declared_nonlocal(std::string_view name) const { return contains(fn_.nonlocals, name); }
+bool SemanticModel::is_mutable_global(std::string_view name) const {
+  return project_.is_mutable_global(file_index_, name);
+}
+bool SemanticModel::is_project_module(std::string_view qualified) const { return project_.has_module(qualified); }
+
+bool SemanticModel::is_mutable_module_attribute(Node attribute) const {
+  Node object = attribute.field("object").unparenthesized();
+  if (!object.is(NodeKind::Identifier) || !file_.imports.find(object.text(src_))) return false;
+  if (scope_of(object.text(src_)) != NameScope::Global) return false;
+  std::string q = file_.imports.qualify(attribute, src_);
+  return !q.empty() && project_.is_mutable_module_global(q);
+}
+
+const GlobalFacts* SemanticModel::global_facts(std::string_view name) const {
+  auto it = file_.globals.find(name);
+  return it == file_.globals.end() ? nullptr : &it->second;
+}
+
+Value SemanticModel::self_attribute(std::string_view attr) const {
+  if (cls_ < 0) return Value::unknown();
+  Value v = project_.self_attribute({file_index_, cls_}, attr);
+  if (v.kind == ValueKind::Module || v.kind == ValueKind::Unknown) {
+    ClassRef sub = project_.self_attribute_class({file_index_, cls_}, attr);
+    if (sub.valid()) return project_.is_module_class(sub) ? Value::of(ValueKind::Module) : Value::unknown();
+  }
+  return v;
+}
+
+Value SemanticModel::enclosing_value(std::string_view name) const {
+  for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
+    const FunctionInfo& f = file_.functions[static_cast<size_t>(p)];
+    auto it = f.first_values.find(name);
+    if (it != f.first_values.end()) return it->second;
+    if (f.locals.count(name)) return Value::unknown();
+  }
+  return Value::unknown();
+}
+
+bool SemanticModel::is_compile_entry() const { return project_.is_compile_entry(file_index_, function_index_); }
+bool SemanticModel::in_module_class() const {
+  return fn_.cls >= 0 && project_.is_module_class({file_index_, fn_.cls});
+}
+
+std::vector<std::string_view> SemanticModel::comparison_operators(Node cmp) const {
+  std::vector<std::string_view> out;
+  for_each_child(cmp, [&](Node c) {
+    if (!c.is_named()) out.push_back(c.text(src_));
+  });
+  return out;
+}
+
+std::string_view SemanticModel::operator_of(Node expr) const {
+  Node op = expr.field("operator");
+  return op ? op.text(src_) : std::string_view();
+}
+
+Value SemanticModel::lookup(Node id) const {
+  std::string_view name = id.text(src_);
+  if (const Value* v = local(name)) return *v;
+  if (scope_of(name) == NameScope::Global) {
+    const GlobalFacts* g = global_facts(name);
+    if (g && !g->is_mutable()) return g->value;
+  }
+  return Value::unknown();
+}
+
+Value SemanticModel::target_value(Node t) const {
+  t = t.unparenthesized();
+  if (t.is(NodeKind::Identifier)) return lookup(t);
+  if (t.is(NodeKind::Attribute)) return attribute_value(t);
+  if (t.is(NodeKind::Subscript)) return subscript_value(t);
+  return Value::unknown();
+}
+
+// --- bindings --------------------------------------------------------------------
+
+namespace {
+
+// Whether an identifier whose parent is `p` is bound there other than by a
+// plain assignment (augmented, loop, with, walrus, unpacking, del, parameter).
+bool binds_otherwise(Node p) {
+  return p.is(NodeKind::AugmentedAssignment) || p.is(NodeKind::ForStatement) || p.is(NodeKind::NamedExpression) ||
+         p.is(NodeKind::PatternList) || p.is(NodeKind::TuplePattern) || p.is(NodeKind::AsPatternTarget) ||
+         p.is(NodeKind::DeleteStatement) || p.is(NodeKind::Parameters) || p.is(NodeKind::DefaultParameter) ||
+         p.is(NodeKind::TypedParameter) || p.is(NodeKind::TypedDefaultParameter);
+}
+
+}  // namespace
+
+Node SemanticModel::sole_binding(std::string_view name) const {
+  if (!bindings_) {
+    bindings_.emplace();
+    auto visit = [&](auto&& self, Node n) -> void {
+      if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::Lambda) || n.is(NodeKind::ClassDefinition)) return;
+      if (n.is(NodeKind::Identifier)) {
+        Node p = n.parent();
+        if (!p) return;
+        if (p.is(NodeKind::Assignment) && p.field("left") == n && !p.field("type")) {
+          Bindings& b = (*bindings_)[n.text(src_)];
+          ++b.count;
+          b.value = p.field("right");
+        } else if (!(p.is(NodeKind::Attribute) && !(p.field("object") == n)) && binds_otherwise(p)) {
+          (*bindings_)[n.text(src_)].count += 2;
+        }
+        return;
+      }
+      for_each_child(n, [&](Node c) { self(self, c); });
+    };
+    if (Node params = fn_.node.field("parameters")) visit(visit, params);
+    if (Node body = fn_.node.field("body")) visit(visit, body);
+  }
+  auto it = bindings_->find(name);
+  return it != bindings_->end() && it->second.count == 1 ? it->second.value : Node();
+}
+
+}  // namespace fxlint

@@ -1,0 +1,181 @@
+#pragma once
+// What one compiled function's code means at the point a walk has reached:
+// which names are bound to what, what each expression holds (tensor, bool
+// tensor, data drawn from a tensor, ...), what a dotted name resolves to, and
+// what each call passes to project functions. The function walker drives it in
+// evaluation order; rules and fix builders query it at each event.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "analyzer/argument_types.h"
+#include "analyzer/call_parts.h"
+#include "analyzer/environment.h"
+#include "analyzer/file_model.h"
+#include "analyzer/project_model.h"
+#include "analyzer/syntax_tree.h"
+#include "analyzer/value.h"
+#include "analyzer/value_cache.h"
+
+namespace fxlint {
+
+enum class NameScope { Local, Enclosing, Global, Builtin };
+
+class SemanticModel {
+ public:
+  // `known`: argument types from callers, for unannotated parameters (may be null).
+  // `record`: where calls to project functions are recorded (may be null).
+  SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known = nullptr,
+                ArgumentTypes* record = nullptr);
+  SemanticModel(const SemanticModel&) = delete;
+  SemanticModel& operator=(const SemanticModel&) = delete;
+
+  // --- queries -----------------------------------------------------------------
+  std::string_view source() const { return src_; }
+  const FileModel& file() const { return file_; }
+  const FunctionInfo& function() const { return fn_; }
+
+  // What the expression holds here. A walked expression answers what it held
+  // when the walk passed it; any other is inferred from its parts in the
+  // current environment, without events, and remembered while that
+  // environment lasts.
+  Value value_of(Node expr) const;
+  // Callee, receiver, method and positional arguments of a call (cached).
+  const CallParts& call_parts(Node call) const;
+  // Meaning of a dotted expression: "torch.where" for `T.where`; "builtins.print"
+  // for an unbound builtin name; "" when it is a local or unknown.
+  std::string resolve(Node expr) const;
+  NameScope scope_of(std::string_view name) const;
+  bool declared_global(std::string_view name) const;
+  bool declared_nonlocal(std::string_view name) const;
+  bool is_mutable_global(std::string_view name) const;
+  // Whether a dotted module name is one of the files being checked.
+  bool is_project_module(std::string_view qualified) const;
+  // `mod.NAME` where mod is a project module whose NAME is rebound or mutated.
+  bool is_mutable_module_attribute(Node attribute) const;
+  const GlobalFacts* global_facts(std::string_view name) const;
+  // `self` of the enclosing method, "" in plain functions.
+  std::string_view self_name() const { return self_; }
+  // What `self.<attr>` holds in the enclosing class.
+  Value self_attribute(std::string_view attr) const;
+  // What an enclosing function's first binding of `name` holds.
+  Value enclosing_value(std::string_view name) const;
+  // The function is handed to a compiler itself, not only called from compiled code.
+  bool is_compile_entry() const;
+  // A method of a class that derives (through project classes) from torch.nn.Module.
+  bool in_module_class() const;
+  // Inside the test of an if/elif/while/ternary/assert.
+  bool in_condition() const { return condition_depth_ > 0; }
+  // Bound earlier in this function by a plain assignment (not a parameter).
+  bool assigned_locally(std::string_view name) const { return assigned_.count(name) > 0; }
+  // A local (parameter or earlier assignment) that holds a value here on some path.
+  bool is_bound(std::string_view name) const { return local(name) != nullptr; }
+  // The one expression a local name is ever assigned in this function (nested
+  // functions aside); a null node when it is bound any other way or more than once.
+  Node sole_binding(std::string_view name) const;
+  // The operator tokens of a comparison (`<`, `in`, `is not`, `not in`), read
+  // from the tree: an operand's text (a string "value in range") never counts.
+  std::vector<std::string_view> comparison_operators(Node comparison) const;
+  // The operator token of a binary or boolean operator ("" when absent).
+  std::string_view operator_of(Node expr) const;
+
+  // --- what the walk tells the model ------------------------------------------
+  // The environment is saved and restored around branches; a restored
+  // environment keeps the inferences made under it.
+  struct Snapshot {
+    Env env;
+    uint64_t state = 0;
+  };
+  Snapshot save() const { return {env_, state_}; }
+  void restore(Snapshot s);
+  // The environment after two paths merge.
+  void merge(const Snapshot& other);
+
+  void bind_parameters();
+  // The value of `expr` from the values of its parts (walked, else inferred).
+  Value type_of(Node expr) const;
+  // The walk passed `expr`, which held `value`.
+  void remember(Node expr, const Value& value);
+  // `name = value` by an assignment.
+  void assign(std::string_view name, const Value& value);
+  // A name bound by a loop, `with ... as`, a definition or a lambda parameter.
+  void bind(Node target, const Value& value) { bind_names(target, value); }
+  // Binds a loop target from what iterating `iterable` yields.
+  void bind_iteration(Node target, Node iterable) { bind_loop_target(target, iterable); }
+  // Narrows the environment by knowing `condition` is true (or false).
+  void narrow(Node condition, bool truth) { narrow_names(condition, truth); }
+  // What a store target (`self.x`, `z[m]`) holds before the store.
+  Value target_value(Node target) const;
+  void enter_condition() { ++condition_depth_; }
+  void leave_condition() { --condition_depth_; }
+
+  // `a + b` and friends on values (bitwise: `& | ^`; comparison: `< == ...`).
+  static Value combine(const Value& a, const Value& b, bool bitwise, bool comparison);
+
+ private:
+  class Scope;  // saves the environment, restores it on exit
+  const Value* local(std::string_view name) const { return env_.find(names_.find(name)); }
+  // The environment changes below are const so that inference can make them
+  // inside a Scope; the walker makes them through the public mutators.
+  void set_local(std::string_view name, const Value& v) const;
+  void bind_names(Node target, const Value& v) const;
+  void bind_loop_target(Node target, Node iterable) const;
+  void narrow_names(Node condition, bool truth) const;
+  Value infer(Node expr) const;
+  std::string resolve_uncached(Node expr) const;
+  Value lookup(Node identifier) const;
+  Value attribute_value(Node attribute) const;
+  Value subscript_value(Node subscript) const;
+  Value call_value(Node call) const;
+  Value method_call_value(Node call, Node callee, const std::vector<Node>& positional) const;
+  Value builtin_call_value(std::string_view builtin, const std::vector<Node>& positional) const;
+  Value comparison_value(Node comparison) const;
+  Value boolean_value(Node boolean) const;
+  Value comprehension_value(Node comprehension) const;
+  void record_call(Node call, FunctionRef callee) const;
+  Value parameter_value(Node parameter, size_t index, bool is_forward) const;
+
+  const ProjectModel& project_;
+  int file_index_;
+  int function_index_;
+  const FileModel& file_;
+  const FunctionInfo& fn_;
+  std::string_view src_;
+  int cls_ = -1;
+  std::string_view self_;
+  const ArgumentTypes* known_ = nullptr;
+  ArgumentTypes* record_ = nullptr;
+
+  // Queries are logically const: an inference binds names only inside a
+  // Scope, which puts the environment back before it returns.
+  mutable NameSlots names_;
+  mutable Env env_;
+  // Numbers each environment: a change gets a fresh number, a restore takes
+  // back the saved one, so an inference stays valid exactly while its
+  // environment does.
+  mutable uint64_t state_ = 0;
+  mutable uint64_t next_state_ = 0;
+  mutable int quiet_ = 0;  // > 0 while inferring what the walk has not reached
+  std::unordered_set<std::string_view> assigned_;
+  ValueCache walked_;
+  struct Inferred {
+    uint64_t state = 0;
+    Value value;
+  };
+  mutable NodeTableMap<Inferred> inferred_;
+  mutable std::unordered_map<const void*, std::string> resolved_;
+  mutable std::unordered_map<const void*, CallParts> calls_;
+  struct Bindings {
+    int count = 0;
+    Node value;
+  };
+  // Filled on the first sole_binding query, by one pass over the function.
+  mutable std::optional<std::unordered_map<std::string_view, Bindings>> bindings_;
+  int condition_depth_ = 0;
+};
+
+}  // namespace fxlint

@@ -1,0 +1,255 @@
+// The semantic model on its own: queries answered before, during and after
+// what a walk tells it, without any rule.
+#include "tests/support/catch.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/file_model.h"
+#include "analyzer/project_model.h"
+#include "analyzer/semantic_model.h"
+#include "analyzer/syntax_tree.h"
+
+using namespace fxlint;
+
+namespace {
+
+// One parsed file, indexed into a one-file project.
+struct Project {
+  explicit Project(const std::string& text) : tree(SyntaxTree::parse(text)) {
+    file = index_file(tree, "m", false, {});
+    files = {&file};
+    project = std::make_unique<ProjectModel>(std::span<const FileModel* const>(files), std::vector<std::string>{});
+  }
+  int function(const std::string& name) const {
+    for (size_t i = 0; i < file.functions.size(); ++i) {
+      if (file.functions[i].name == name) return static_cast<int>(i);
+    }
+    FAIL("no function " << name);
+    return -1;
+  }
+  // The innermost named node whose text is `snippet` (the first such, in order).
+  Node find(std::string_view snippet) const {
+    Node best;
+    auto visit = [&](auto&& self, Node n) -> void {
+      if (best) return;
+      for_each_child(n, [&](Node c) { self(self, c); });
+      if (!best && n.is_named() && n.text(tree.text()) == snippet) best = n;
+    };
+    visit(visit, tree.root());
+    REQUIRE(best);
+    return best;
+  }
+
+  SyntaxTree tree;
+  FileModel file;
+  std::vector<const FileModel*> files;
+  std::unique_ptr<ProjectModel> project;
+};
+
+}  // namespace
+
+TEST_CASE("an expression the walk has not reached is inferred from its parts") {
+  Project p(
+      "import torch\n"
+      "def f(x: torch.Tensor, n: int):\n"
+      "    a = x.sum() > 0\n"
+      "    b = x.shape[0] + n\n"
+      "    c = x.sum().item()\n"
+      "    d = x.float().abs()\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  CHECK(m.value_of(p.find("x.sum() > 0")).is_bool_tensor());
+  CHECK(m.value_of(p.find("x.shape[0] + n")).kind == ValueKind::Static);
+  CHECK(m.value_of(p.find("x.sum().item()")).is_tensor_data());
+  Value d = m.value_of(p.find("x.float().abs()"));
+  CHECK(d.is_tensor());
+  CHECK_FALSE(d.is_bool_tensor());
+}
+
+TEST_CASE("what the walk remembered answers before inference") {
+  Project p(
+      "def f(x):\n"
+      "    return x.foo()\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  Node call = p.find("x.foo()");
+  CHECK(m.value_of(call).kind == ValueKind::Unknown);
+  m.remember(call, Value::tensor(TensorDtype::Integer));
+  CHECK(m.value_of(call) == Value::tensor(TensorDtype::Integer));
+}
+
+TEST_CASE("an inference holds only while its environment does") {
+  Project p(
+      "import torch\n"
+      "def f(x: torch.Tensor):\n"
+      "    y = 1\n"
+      "    return y + 1\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  Node sum = p.find("y + 1");
+  CHECK(m.value_of(sum).kind == ValueKind::Unknown);  // y not bound yet
+  SemanticModel::Snapshot before = m.save();
+  m.assign("y", Value::tensor());
+  CHECK(m.value_of(sum).is_tensor());
+  CHECK(m.assigned_locally("y"));
+  m.restore(before);
+  CHECK(m.value_of(sum).kind == ValueKind::Unknown);
+}
+
+TEST_CASE("narrowing by None checks and isinstance, undone by restore") {
+  Project p(
+      "import torch\n"
+      "from typing import Optional\n"
+      "def f(mask: Optional[torch.Tensor], y):\n"
+      "    if mask is not None and isinstance(y, torch.Tensor):\n"
+      "        return mask\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  Node cond = p.find("mask is not None and isinstance(y, torch.Tensor)");
+  CHECK(m.value_of(p.find("mask")).kind == ValueKind::OptionalTensor);
+  SemanticModel::Snapshot before = m.save();
+  m.narrow(cond, true);
+  CHECK(m.value_of(p.find("mask")).is_tensor());
+  CHECK(m.value_of(p.find("y")).is_tensor());
+  m.restore(before);
+  CHECK(m.value_of(p.find("mask")).kind == ValueKind::OptionalTensor);
+  m.narrow(cond, false);  // either part may be false: nothing is known
+  CHECK(m.value_of(p.find("mask")).kind == ValueKind::OptionalTensor);
+}
+
+TEST_CASE("the right operand of `and` is typed under the left's narrowing") {
+  Project p(
+      "import torch\n"
+      "from typing import Optional\n"
+      "def f(m: Optional[torch.Tensor]):\n"
+      "    return m is not None and m\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  // Static `is not` joined with a narrowed tensor: not a tensor for sure.
+  CHECK(m.value_of(p.find("m is not None and m")).kind != ValueKind::Tensor);
+  CHECK(m.value_of(p.find("m")).kind == ValueKind::OptionalTensor);  // the narrowing did not leak
+}
+
+TEST_CASE("a comprehension binds its targets only inside itself") {
+  Project p(
+      "import torch\n"
+      "from typing import List\n"
+      "def f(xs: List[torch.Tensor]):\n"
+      "    ys = [t * 2 for t in xs]\n"
+      "    zs = [i for i, t in enumerate(xs)]\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  CHECK(m.value_of(p.find("[t * 2 for t in xs]")).kind == ValueKind::TensorSequence);
+  CHECK(m.value_of(p.find("[i for i, t in enumerate(xs)]")).kind == ValueKind::Unknown);
+  CHECK_FALSE(m.is_bound("t"));
+  CHECK_FALSE(m.is_bound("i"));
+}
+
+TEST_CASE("comparison operators come from tokens, not from operand text") {
+  Project p(
+      "import torch\n"
+      "def f(x: torch.Tensor, limits, names):\n"
+      "    a = x.max() > limits['value in range']\n"
+      "    b = x.max() > limits['a is b']\n"
+      "    c = 'x' in names\n"
+      "    d = x is not None\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  CHECK(m.value_of(p.find("x.max() > limits['value in range']")).is_bool_tensor());
+  CHECK(m.value_of(p.find("x.max() > limits['a is b']")).is_bool_tensor());
+  CHECK(m.value_of(p.find("'x' in names")).kind == ValueKind::Static);
+  CHECK(m.value_of(p.find("x is not None")).kind == ValueKind::Static);
+  Node cmp = p.find("x is not None");
+  CHECK(m.comparison_operators(cmp) == std::vector<std::string_view>{"is not"});
+}
+
+TEST_CASE("calls of project functions are recorded when walked, not when inferred") {
+  Project p(
+      "import torch\n"
+      "def helper(a, b):\n"
+      "    return a\n"
+      "def f(x: torch.Tensor):\n"
+      "    return helper(x, b=3)\n");
+  ArgumentTypes recorded;
+  SemanticModel m(*p.project, 0, p.function("f"), nullptr, &recorded);
+  m.bind_parameters();
+  Node call = p.find("helper(x, b=3)");
+  m.value_of(call);
+  CHECK_FALSE(recorded.called(0, p.function("helper")));
+  m.type_of(call);
+  REQUIRE(recorded.called(0, p.function("helper")));
+  CHECK(recorded.parameter(0, p.function("helper"), 0).is_tensor());
+  CHECK(recorded.parameter(0, p.function("helper"), 1).kind == ValueKind::Static);
+}
+
+TEST_CASE("a method's model knows its class and its function") {
+  Project p(
+      "import torch\n"
+      "from torch import nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.steps = 0\n"
+      "    def helper(self, x) -> torch.Tensor:\n"
+      "        return x\n"
+      "    def forward(self, x):\n"
+      "        return self.helper(x).sum() + self.steps\n");
+  SemanticModel m(*p.project, 0, p.function("forward"));
+  m.bind_parameters();
+  CHECK(m.self_name() == "self");
+  CHECK(m.in_module_class());
+  CHECK(m.is_compile_entry());
+  CHECK(m.value_of(p.find("x")).is_tensor());  // a module's input
+  CHECK(m.value_of(p.find("self.helper(x).sum() + self.steps")).is_tensor());
+  CHECK(m.self_attribute("steps").kind == ValueKind::Static);
+}
+
+TEST_CASE("sole_binding: the one expression a local is assigned") {
+  Project p(
+      "import torch\n"
+      "def f(x: torch.Tensor, p):\n"
+      "    once = x.amax()\n"
+      "    twice = 1\n"
+      "    twice = 2\n"
+      "    for looped in x:\n"
+      "        pass\n"
+      "    looped = 3\n"
+      "    p = 4\n"
+      "    def inner():\n"
+      "        once = 5\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  Node once = m.sole_binding("once");
+  REQUIRE(once);
+  CHECK(once.text(p.tree.text()) == "x.amax()");
+  CHECK_FALSE(m.sole_binding("twice"));
+  CHECK_FALSE(m.sole_binding("looped"));
+  CHECK_FALSE(m.sole_binding("p"));  // also a parameter
+  CHECK_FALSE(m.sole_binding("missing"));
+}
+
+TEST_CASE("scopes: locals, enclosing, globals, imports and builtins") {
+  Project p(
+      "import torch as T\n"
+      "SCALE = 2\n"
+      "COUNT = 0\n"
+      "def outer():\n"
+      "    z = 1\n"
+      "    def f(x):\n"
+      "        global COUNT\n"
+      "        y = x\n"
+      "        return T.where(x > 0, x, z), len(y), SCALE, COUNT\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  CHECK(m.scope_of("x") == NameScope::Local);
+  CHECK(m.scope_of("y") == NameScope::Local);
+  CHECK(m.scope_of("z") == NameScope::Enclosing);
+  CHECK(m.scope_of("SCALE") == NameScope::Global);
+  CHECK(m.scope_of("len") == NameScope::Builtin);
+  CHECK(m.declared_global("COUNT"));
+  CHECK(m.resolve(p.find("T.where")) == "torch.where");
+  CHECK(m.resolve(p.find("len")) == "builtins.len");
+  CHECK(m.value_of(p.find("SCALE")).kind == ValueKind::Static);
+  CHECK(m.value_of(p.find("T.where(x > 0, x, z)")).is_tensor());
+}
