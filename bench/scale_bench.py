@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Time `fxlint check` on one generated file of growing size, dense with findings.
 
-Every line of a compiled function holds two findings (FX101, FX303), so the
-file's number of diagnostics grows with its size: the time per MB must stay
-flat. Usage: bench/scale_bench.py [--fxlint PATH] [--sizes 0.5,1,2,4,8]
+`--shape lines`: every line of a compiled function holds two findings (FX101,
+FX303). `--shape counters`: every compiled function updates the same global
+counter (FX203), whose fix needs to know every use of the name in the module.
+Either way the file's number of diagnostics grows with its size: the time per
+MB must stay flat. Usage: bench/scale_bench.py [--fxlint PATH] [--sizes 0.5,1,2,4,8]
 """
 import argparse
 import os
@@ -13,21 +15,27 @@ import subprocess
 import tempfile
 import time
 
-LINE = "    v{i} = x.item() + len(x.nonzero())\n"
+SHAPES = {
+    # header, repeated part, footer, findings per part
+    "lines": ("import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n",
+              "    v{i} = x.item() + len(x.nonzero())\n", "    return x\n", 2),
+    "counters": ("import torch\n\nCALLS = 0\n",
+                 "\n@torch.compile\ndef f{i}(x):\n    global CALLS\n    CALLS += 1\n    return x\n", "", 1),
+}
 
 
-def write_file(path, megabytes):
-    head = "import torch\n\n@torch.compile\ndef f(x: torch.Tensor):\n"
+def write_file(path, megabytes, shape):
+    head, part, tail, per_part = SHAPES[shape]
     target = int(megabytes * 1_000_000)
     parts, size, i = [head], len(head), 0
     while size < target:
-        line = LINE.format(i=i)
+        line = part.format(i=i)
         parts.append(line)
         size += len(line)
         i += 1
-    parts.append("    return x\n")
+    parts.append(tail)
     path.write_text("".join(parts))
-    return i * 2
+    return i * per_part
 
 
 def main():
@@ -36,13 +44,14 @@ def main():
     p.add_argument("--fxlint", default=str(here.parent / "build" / "fxlint"))
     p.add_argument("--sizes", default="0.5,1,2,4,8", help="file sizes in MB")
     p.add_argument("--repeat", type=int, default=3, help="runs per size (the best is kept)")
+    p.add_argument("--shape", choices=sorted(SHAPES), default="lines", help="what the file is dense with")
     args = p.parse_args()
     print("| file | findings | `check` wall time (best of %d) | per MB | peak RSS |" % args.repeat)
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for mb in [float(s) for s in args.sizes.split(",")]:
             path = pathlib.Path(tmp) / f"dense_{mb}.py"
-            expected = write_file(path, mb)
+            expected = write_file(path, mb, args.shape)
             best = None
             for _ in range(args.repeat):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
