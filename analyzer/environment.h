@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/project_refs.h"
 #include "analyzer/value.h"
 
 namespace fxlint {
@@ -34,9 +35,13 @@ class Env {
     return slot < slots_.size() && slots_[slot].bound ? &slots_[slot].value : nullptr;
   }
   Value* find(size_t slot) { return slot < slots_.size() && slots_[slot].bound ? &slots_[slot].value : nullptr; }
-  void set(size_t slot, const Value& v) {
+  void set(size_t slot, const Value& v, ClassRef module_class = {}) {
     if (slot >= slots_.size()) slots_.resize(slot + 1);
-    slots_[slot] = {v, true};
+    slots_[slot] = {v, true, module_class};
+  }
+  // The project class of the module a name holds, when known (`for block in self.blocks`).
+  ClassRef module_class(size_t slot) const {
+    return slot < slots_.size() && slots_[slot].bound ? slots_[slot].module_class : ClassRef{};
   }
 
   // Names bound on both paths join; a name bound on one path only is unknown.
@@ -46,8 +51,12 @@ class Env {
     for (size_t i = 0; i < out.slots_.size(); ++i) {
       const Value* x = a.find(i);
       const Value* y = b.find(i);
-      if (x && y) out.slots_[i] = {join(*x, *y), true};
-      else if (x || y) out.slots_[i] = {Value::unknown(), true};
+      if (x && y) {
+        ClassRef same = a.slots_[i].module_class == b.slots_[i].module_class ? a.slots_[i].module_class : ClassRef{};
+        out.slots_[i] = {join(*x, *y), true, same};
+      } else if (x || y) {
+        out.slots_[i] = {Value::unknown(), true, {}};
+      }
     }
     return out;
   }
@@ -56,6 +65,7 @@ class Env {
   struct Slot {
     Value value;
     bool bound = false;
+    ClassRef module_class;
   };
   std::vector<Slot> slots_;
 };

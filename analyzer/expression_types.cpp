@@ -154,6 +154,19 @@ Value SemanticModel::type_of(Node e) const {
   }
 }
 
+Value SemanticModel::unpacked_element(Node value_node, const Value& v) const {
+  Node call = value_node ? value_node.unparenthesized() : Node();
+  if (v.is_tensor() && call.is(NodeKind::Call)) {
+    // A module's forward or a project function typed as returning a tensor
+    // often returns a tuple (`emb, h, w = self.patch_embed(x)`); only torch's
+    // own functions and tensor methods are known to give a tensor here.
+    Node callee = call.field("function").unparenthesized();
+    bool tensor_method = callee.is(NodeKind::Attribute) && value_of(callee.field("object")).is_tensor();
+    if (!tensor_method && !resolve(callee).starts_with("torch.")) return Value::unknown();
+  }
+  return element_of(v);
+}
+
 Value SemanticModel::combine(const Value& a, const Value& b, bool bitwise, bool comparison) {
   Value v = combine_kinds(a, b, bitwise, comparison);
   auto known = [](const Value& x) { return x.kind == ValueKind::Static || (x.is_tensor() && x.static_data); };
@@ -304,7 +317,9 @@ Value SemanticModel::call_value(Node call) const {
     if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
     if (ov.kind == ValueKind::Module) {
-      return method == "forward" || method == "__call__" ? Value::tensor() : Value::unknown();
+      if (method != "forward" && method != "__call__") return Value::unknown();
+      record_module_call(call, object);
+      return Value::tensor();
     }
     if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
       return method_call_value(call, callee, positional);
@@ -337,6 +352,14 @@ Value SemanticModel::call_value(Node call) const {
         if (!positional.empty()) r.dtype = value_of(positional[0]).dtype;
       }
       r = dtype_kw(r);
+      if (torch_api::is_pure_arithmetic(q) && !positional.empty()) {
+        bool known = true;
+        for (Node x : a) {
+          Value v = value_of(x.is(NodeKind::KeywordArgument) ? x.field("value") : x);
+          known = known && (v.kind == ValueKind::Static || (v.is_tensor() && v.static_data));
+        }
+        r.static_data = known;
+      }
     }
     return r;
   }
@@ -352,7 +375,10 @@ Value SemanticModel::call_value(Node call) const {
                                                                                               : Value::unknown();
     }
   }
-  if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) return Value::tensor();
+  if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) {
+    record_module_call(call, callee);
+    return Value::tensor();
+  }
   return Value::unknown();
 }
 
@@ -409,7 +435,14 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
 
 // Records the values a call binds to the callee's parameters (by position and
 // keyword). Only calls the walk reaches count: an inference records nothing.
-void SemanticModel::record_call(Node call, FunctionRef callee) const {
+void SemanticModel::record_module_call(Node call, Node module) const {
+  if (!module.is(NodeKind::Identifier)) return;
+  ClassRef cls = env_.module_class(names_.find(module.text(src_)));
+  if (!cls.valid()) return;
+  if (FunctionRef forward = project_.find_method(cls, "forward"); forward.valid()) record_call(call, forward, true);
+}
+
+void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) const {
   if (!record_ || quiet_ > 0) return;
   const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
   Node params = target.node.field("parameters");
@@ -424,7 +457,8 @@ void SemanticModel::record_call(Node call, FunctionRef callee) const {
   }
   std::vector<Value> values(names.size(), Value::unknown());
   // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
-  size_t next = target.binds_self() && call.field("function").unparenthesized().is(NodeKind::Attribute) ? 1 : 0;
+  size_t next =
+      target.binds_self() && (instance || call.field("function").unparenthesized().is(NodeKind::Attribute)) ? 1 : 0;
   Node args = call.field("arguments");
   if (!args || !args.is(NodeKind::ArgumentList)) return;
   for (Node a : NamedChildren(args)) {

@@ -505,6 +505,34 @@ class Indexer {
     if (!q.empty() && name) m_.external_writes.push_back(q + "." + std::string(name.text(src_)));
   }
 
+  // `nn.ModuleList(Block(...) for _ in ...)`, `nn.ModuleList([Block(...), Block(...)])`:
+  // the one class every element is built from, dotted as written; "" otherwise.
+  std::string container_element_class(Node call) const {
+    std::string q = m_.imports.qualify(call.field("function"), src_);
+    if (q != "torch.nn.ModuleList" && q != "torch.nn.Sequential") return {};
+    Node args = call.field("arguments");
+    if (!args) return {};
+    std::vector<Node> items;
+    if (args.is(NodeKind::GeneratorExpression)) {
+      items.push_back(args.field("body"));
+    } else {
+      std::vector<Node> a = args.children();
+      if (a.size() != 1) return {};
+      Node only = a[0].unparenthesized();
+      if (only.is(NodeKind::ListComprehension) || only.is(NodeKind::GeneratorExpression)) items.push_back(only.field("body"));
+      else if (only.is(NodeKind::List) || only.is(NodeKind::Tuple)) items = only.children();
+    }
+    std::string cls;
+    for (Node item : items) {
+      Node c = item.unparenthesized();
+      if (!c.is(NodeKind::Call)) return {};
+      std::string written = dotted_text(c.field("function"), src_);
+      if (written.empty() || (!cls.empty() && written != cls)) return {};
+      cls = written;
+    }
+    return cls;
+  }
+
   void index_self_attribute(Node attr, Node value, const Ctx& ctx) {
     if (ctx.method_class < 0) return;
     Node object = attr.field("object");
@@ -515,6 +543,8 @@ class Indexer {
     Node r = value.unparenthesized();
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(r.field("function"), src_);
+      std::string element = container_element_class(r);
+      if (!element.empty()) cls.attribute_element_classes[name] = element;
       if (!callee.empty() && is_capitalized(callee) && !torch_api::is_module_class(m_.imports.qualify(callee))) {
         cls.attribute_classes[name] = callee;
         if (v.kind == ValueKind::Unknown) v = Value::of(ValueKind::Module);  // resolved later

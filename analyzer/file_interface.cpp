@@ -86,6 +86,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.methods, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
     h.unordered(c.attributes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
     h.unordered(c.attribute_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.constructed) h.bytes(k);
   }
   h.unordered(m.top_functions, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });

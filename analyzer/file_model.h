@@ -85,6 +85,8 @@ struct ClassInfo {
   StringMap<Value> attributes;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
   StringMap<std::string> attribute_classes;
+  // `self.<attr> = nn.ModuleList(Block(...) for ...)`: the elements' class, dotted as written.
+  StringMap<std::string> attribute_element_classes;
   // Classes constructed in this class's methods (sub-modules), dotted as written.
   std::vector<std::string> constructed;
 };

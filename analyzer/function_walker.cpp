@@ -65,14 +65,22 @@ class Walker {
 
  private:
   // --- statements -------------------------------------------------------------
+  // Statements after one that no traced path continues past (`if
+  // is_compiling(): return x`, `return`) are never traced.
   void walk_block(Node block) {
+    bool reachable = true;
     for_each_child(block, [&](Node s) {
-      if (s.is_named() && !s.is(NodeKind::Comment)) walk_statement(s);
+      if (reachable && s.is_named() && !s.is(NodeKind::Comment)) reachable = walk_statement(s);
     });
   }
 
-  void walk_statement(Node s) {
+  // Returns false when a tracer never runs the statement after this one.
+  bool walk_statement(Node s) {
     visitor_.on_statement(s, model_);
+    if (is_terminator(s)) {
+      for (Node c : NamedChildren(s)) eval(c);
+      return false;
+    }
     switch (s.kind()) {
       case NodeKind::ExpressionStatement:
         for (Node c : NamedChildren(s)) {
@@ -82,8 +90,7 @@ class Walker {
         }
         break;
       case NodeKind::IfStatement:
-        walk_if(s);
-        break;
+        return walk_if(s);
       case NodeKind::WhileStatement: {
         eval_condition(s.field("condition"), ConditionKind::While, s);
         SemanticModel::Snapshot before = model_.save();
@@ -101,8 +108,6 @@ class Walker {
       case NodeKind::TryStatement:
         walk_try(s);
         break;
-      case NodeKind::ReturnStatement:
-      case NodeKind::RaiseStatement:
       case NodeKind::DeleteStatement:
       case NodeKind::PrintStatement:
       case NodeKind::ExecStatement:
@@ -129,6 +134,7 @@ class Walker {
       default:
         break;
     }
+    return true;
   }
 
   void walk_else_clauses(Node s) {
@@ -206,25 +212,13 @@ class Walker {
   // Which arm of an `if` a tracer never runs.
   enum class Skip { None, Body, Else };
   Skip hatch_of(Node cond) const {
-    bool negated = false;
-    Node c = cond.unparenthesized();
-    if (c.is(NodeKind::NotOperator)) {
-      negated = true;
-      c = c.field("argument").unparenthesized();
-    }
-    if (!c.is(NodeKind::Call)) return Skip::None;
-    switch (torch_api::hatch_predicate(model_.resolve(c.field("function")))) {
-      case torch_api::HatchPredicate::IsCompiling:
-      case torch_api::HatchPredicate::IsInOnnxExport:
-        return negated ? Skip::Body : Skip::Else;
-      case torch_api::HatchPredicate::IsScriptingOrTracing:
-        return negated ? Skip::Else : Skip::Body;
-      default:
-        return Skip::None;
-    }
+    std::optional<bool> t = model_.truth_when_traced(cond);
+    if (!t) return Skip::None;
+    return *t ? Skip::Else : Skip::Body;
   }
 
-  void walk_if(Node s) {
+  // Returns false when no path a tracer takes continues after the `if`.
+  bool walk_if(Node s) {
     Node cond = s.field("condition");
     Skip skip = hatch_of(cond);
     if (skip == Skip::None) eval_condition(cond, ConditionKind::If, s);
@@ -264,10 +258,11 @@ class Walker {
     }
     if (outs.empty()) {
       model_.restore(std::move(before));
-      return;
+      return false;
     }
     model_.restore(std::move(outs[0]));
     for (size_t i = 1; i < outs.size(); ++i) model_.merge(outs[i]);
+    return true;
   }
 
   void walk_for(Node s) {
@@ -310,7 +305,7 @@ class Walker {
       }
       for (size_t i = 0; i < parts.size(); ++i) {
         if (values.size() == parts.size()) store(parts[i], values[i], model_.value_of(values[i]), statement);
-        else store(parts[i], Node(), element_of(v), statement);
+        else store(parts[i], Node(), model_.unpacked_element(value_node, v), statement);
       }
       return;
     }
@@ -415,8 +410,10 @@ class Walker {
         eval(left, test);
         report_operand(left, e);
         // The right operand runs only when the left is true (and) / false (or).
+        bool is_or = model_.operator_of(e) == "or";
+        if (model_.truth_when_traced(left, true) == is_or) return;  // never runs under a tracer
         SemanticModel::Snapshot saved = model_.save();
-        model_.narrow(left, model_.operator_of(e) != "or");
+        model_.narrow(left, !is_or);
         eval(right, test);
         if (test) report_operand(right, e);
         model_.restore(std::move(saved));

@@ -27,8 +27,116 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
       module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0);
     }
   }
+  for (size_t i = 0; i < files.size(); ++i) hatch_.emplace_back(files[i]->functions.size(), int8_t{-1});
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t f = 0; f < files[i]->functions.size(); ++f) hatch_uncached({static_cast<int>(i), static_cast<int>(f)}, 0);
+  }
   compute_regions(entry_points, Tracer::Fx);
   compute_regions(entry_points, Tracer::Dynamo);
+}
+
+namespace {
+
+// Return statements of a small function body (nested definitions aside), and
+// whether each lies in an `except` handler. Large bodies are not wrappers.
+bool collect_returns(Node body, std::vector<std::pair<Node, bool>>& out) {
+  constexpr uint32_t kMaxStatements = 12;
+  constexpr size_t kMaxNodes = 600;
+  if (!body || body.named_child_count() > kMaxStatements) return false;
+  size_t seen = 0;
+  auto visit = [&](auto&& self, Node n, bool in_except) -> bool {
+    if (++seen > kMaxNodes) return false;
+    if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::ClassDefinition) || n.is(NodeKind::Lambda)) return true;
+    if (n.is(NodeKind::ReturnStatement)) {
+      out.emplace_back(n, in_except);
+      return true;
+    }
+    bool ok = true;
+    bool except = in_except || n.is(NodeKind::ExceptClause) || n.is(NodeKind::ExceptGroupClause);
+    for (Node c : NamedChildren(n)) ok = ok && self(self, c, except);
+    return ok;
+  };
+  return visit(visit, body, false);
+}
+
+}  // namespace
+
+// Memoized over the call graph; a function is NotAHatch while it is computed, so cycles end.
+torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, int depth) {
+  using torch_api::HatchPredicate;
+  int8_t& memo = hatch_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
+  if (memo >= 0) return static_cast<HatchPredicate>(memo);
+  memo = static_cast<int8_t>(HatchPredicate::NotAHatch);
+  if (depth > 8) return HatchPredicate::NotAHatch;
+  const FunctionInfo& info = file(f.file).functions[static_cast<size_t>(f.function)];
+  Node body = info.node.field("body");
+  if (info.node.is(NodeKind::Lambda)) return HatchPredicate::NotAHatch;
+  std::vector<std::pair<Node, bool>> returns;
+  if (!collect_returns(body, returns) || returns.empty()) return HatchPredicate::NotAHatch;
+  std::optional<HatchPredicate> kind;
+  for (auto [ret, in_except] : returns) {
+    std::vector<Node> value = ret.children();
+    // `except Exception: return False`: the eager fallback of a guarded import.
+    if (in_except && value.size() == 1 && value[0].is(NodeKind::False)) continue;
+    if (value.size() != 1) return HatchPredicate::NotAHatch;
+    HatchPredicate k = hatch_of_expression(f, body, value[0], depth);
+    if (k == HatchPredicate::NotAHatch || (kind && *kind != k)) return HatchPredicate::NotAHatch;
+    kind = k;
+  }
+  if (!kind) return HatchPredicate::NotAHatch;
+  memo = static_cast<int8_t>(*kind);
+  return *kind;
+}
+
+torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node body, Node e, int depth) {
+  using torch_api::HatchPredicate;
+  const FileModel& fm = file(f.file);
+  if (depth > 8) return HatchPredicate::NotAHatch;  // `x = x or y`, deep wrappers
+  e = e.unparenthesized();
+  if (e.is(NodeKind::Call)) {
+    Node callee = e.field("function");
+    HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
+    if (k != HatchPredicate::NotAHatch) return k;
+    FunctionRef g = resolve_function(f.file, f.function, dotted_text(callee, fm.source));
+    return g.valid() ? hatch_uncached(g, depth + 1) : HatchPredicate::NotAHatch;
+  }
+  // `a or b`: true under a tracer when either is (is_compiling() or is_jit_tracing()).
+  if (e.is(NodeKind::BooleanOperator)) {
+    Node op = e.field("operator");
+    if (!op || op.text(fm.source) != "or") return HatchPredicate::NotAHatch;
+    HatchPredicate l = hatch_of_expression(f, body, e.field("left"), depth + 1);
+    HatchPredicate r = hatch_of_expression(f, body, e.field("right"), depth + 1);
+    if (l == HatchPredicate::IsCompiling || r == HatchPredicate::IsCompiling) return HatchPredicate::IsCompiling;
+    return HatchPredicate::NotAHatch;
+  }
+  // A local every plain assignment of which is true under a tracer; `|=` keeps it true.
+  if (e.is(NodeKind::Identifier)) {
+    std::string_view name = e.text(fm.source);
+    std::optional<HatchPredicate> kind;
+    bool ok = true;
+    auto visit = [&](auto&& self, Node n) -> void {
+      if (!ok || n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::ClassDefinition) || n.is(NodeKind::Lambda)) return;
+      if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+        Node left = n.field("left").unparenthesized();
+        if (left.is(NodeKind::Identifier) && left.text(fm.source) == name) {
+          Node op = n.field("operator");
+          if (n.is(NodeKind::AugmentedAssignment)) {
+            ok = op && op.text(fm.source) == "|=";
+            return;
+          }
+          Node right = n.field("right");
+          HatchPredicate k = right ? hatch_of_expression(f, body, right, depth + 1) : HatchPredicate::NotAHatch;
+          ok = k == HatchPredicate::IsCompiling;
+          kind = k;
+          return;
+        }
+      }
+      for (Node c : NamedChildren(n)) self(self, c);
+    };
+    visit(visit, body);
+    return ok && kind ? *kind : HatchPredicate::NotAHatch;
+  }
+  return HatchPredicate::NotAHatch;
 }
 
 std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, TopLevel table) const {
@@ -126,6 +234,14 @@ ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) c
   return first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_classes.find(attr);
     if (it == info.attribute_classes.end()) return std::nullopt;
+    return resolve_class(cur.file, it->second);
+  });
+}
+
+ClassRef ProjectModel::self_attribute_element_class(ClassRef c, std::string_view attr) const {
+  return first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+    auto it = info.attribute_element_classes.find(attr);
+    if (it == info.attribute_element_classes.end()) return std::nullopt;
     return resolve_class(cur.file, it->second);
   });
 }

@@ -10,20 +10,10 @@
 #include <vector>
 
 #include "analyzer/file_model.h"
+#include "analyzer/project_refs.h"
+#include "analyzer/torch_api.h"
 
 namespace fxlint {
-
-struct FunctionRef {
-  int file = -1;
-  int function = -1;
-  bool valid() const { return file >= 0 && function >= 0; }
-};
-
-struct ClassRef {
-  int file = -1;
-  int cls = -1;
-  bool valid() const { return file >= 0 && cls >= 0; }
-};
 
 class ProjectModel {
  public:
@@ -56,6 +46,9 @@ class ProjectModel {
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
+  // Project class of every element of `self.<attr>` when it was built as a
+  // ModuleList or Sequential of one project class.
+  ClassRef self_attribute_element_class(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
   bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
@@ -65,6 +58,13 @@ class ProjectModel {
   const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
   // Class whose method (at any nesting depth) `function` is; -1 when none.
   int method_class(int file, int function) const;
+
+  // What a project function that only reports the tracing state returns:
+  // `def is_tracing(x=None): return torch.compiler.is_compiling() or ...` is
+  // an escape-hatch predicate like the torch function it wraps.
+  torch_api::HatchPredicate hatch_of_function(FunctionRef f) const {
+    return static_cast<torch_api::HatchPredicate>(hatch_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)]);
+  }
 
  private:
   using TopLevel = StringMap<int> FileModel::*;
@@ -80,6 +80,8 @@ class ProjectModel {
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
+  torch_api::HatchPredicate hatch_uncached(FunctionRef f, int depth);
+  torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth);
 
   std::span<const FileModel* const> files_;
   StringMap<int> by_module_;  // module name -> file
@@ -87,6 +89,7 @@ class ProjectModel {
   std::vector<std::vector<bool>> regions_[2];  // by index_of(Tracer)
   std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
+  std::vector<std::vector<int8_t>> hatch_;  // HatchPredicate by function; -1 while being computed
 };
 
 }  // namespace fxlint

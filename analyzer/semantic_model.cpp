@@ -35,8 +35,8 @@ SemanticModel::SemanticModel(const ProjectModel& project, int file, int function
 
 // --- environment -------------------------------------------------------------
 
-void SemanticModel::set_local(std::string_view name, const Value& v) const {
-  env_.set(names_.intern(name), v);
+void SemanticModel::set_local(std::string_view name, const Value& v, ClassRef module_class) const {
+  env_.set(names_.intern(name), v, module_class);
   state_ = ++next_state_;
 }
 
@@ -91,12 +91,31 @@ void SemanticModel::bind_loop_target(Node target, Node iterable) const {
     }
     if (callee == "builtins.enumerate" && parts.size() == 2 && !a.empty()) {
       bind_names(parts[0], Value::of(ValueKind::Static));
-      bind_names(parts[1], element_of(value_of(a[0])));
+      bind_element(parts[1], a[0]);
       return;
     }
     if (callee == "builtins.zip" && parts.size() == a.size()) {
       for (size_t i = 0; i < parts.size(); ++i) bind_names(parts[i], element_of(value_of(a[i])));
       return;
+    }
+  }
+  bind_element(target, iterable);
+}
+
+// `for block in self.blocks`: a block of a ModuleList built from one project
+// class keeps that class, so calling it records what its forward receives.
+void SemanticModel::bind_element(Node target, Node iterable) const {
+  Node t = target.unparenthesized();
+  Node it = iterable.unparenthesized();
+  if (t.is(NodeKind::Identifier) && it.is(NodeKind::Attribute) && cls_ >= 0 && !self_.empty()) {
+    Node object = it.field("object").unparenthesized();
+    Node attr = it.field("attribute");
+    if (object.is(NodeKind::Identifier) && object.text(src_) == self_ && attr) {
+      ClassRef element = project_.self_attribute_element_class({file_index_, cls_}, attr.text(src_));
+      if (element.valid() && project_.is_module_class(element)) {
+        set_local(t.text(src_), Value::of(ValueKind::Module), element);
+        return;
+      }
     }
   }
   bind_names(target, element_of(value_of(iterable)));
@@ -110,10 +129,16 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
   }
   if (cond.is(NodeKind::BooleanOperator)) {
     std::string_view o = operator_of(cond);
+    Node left = cond.field("left"), right = cond.field("right");
     if ((o == "and" && truth) || (o == "or" && !truth)) {
-      narrow_names(cond.field("left"), truth);
-      narrow_names(cond.field("right"), truth);
+      narrow_names(left, truth);
+      narrow_names(right, truth);
+      return;
     }
+    // `a and b` false with b true under a tracer: a is false (`or` alike).
+    bool absorbing = o == "or";  // the operand value that decides the result
+    if (truth_when_traced(right, true) == !absorbing) narrow_names(left, truth);
+    else if (truth_when_traced(left, true) == !absorbing) narrow_names(right, truth);
     return;
   }
   if (cond.is(NodeKind::ComparisonOperator)) {
@@ -138,6 +163,61 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     if (a.size() == 2 && a[0].is(NodeKind::Identifier) && resolve(a[1]) == "torch.Tensor") {
       set_local(a[0].text(src_), Value::tensor());
     }
+  }
+}
+
+std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values) const {
+  cond = cond.unparenthesized();
+  switch (cond.kind()) {
+    case NodeKind::True: return true;
+    case NodeKind::False: return false;
+    case NodeKind::NotOperator: {
+      std::optional<bool> t = truth_when_traced(cond.field("argument"), from_values);
+      return t ? std::optional<bool>(!*t) : std::nullopt;
+    }
+    case NodeKind::BooleanOperator: {
+      bool is_or = operator_of(cond) == "or";
+      std::optional<bool> l = truth_when_traced(cond.field("left"), from_values);
+      if (l && *l == is_or) return is_or;  // decided by the left operand
+      std::optional<bool> r = truth_when_traced(cond.field("right"), from_values);
+      if (r && *r == is_or) return is_or;
+      if (l && r) return !is_or;
+      return std::nullopt;
+    }
+    case NodeKind::Call: {
+      Node callee = cond.field("function");
+      torch_api::HatchPredicate k = torch_api::hatch_predicate(resolve(callee));
+      if (k == torch_api::HatchPredicate::NotAHatch) {
+        std::string written = dotted_text(callee.unparenthesized(), src_);
+        FunctionRef f = written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
+        if (f.valid()) k = project_.hatch_of_function(f);
+      }
+      switch (k) {
+        case torch_api::HatchPredicate::IsCompiling:
+        case torch_api::HatchPredicate::IsInOnnxExport:
+          return true;
+        case torch_api::HatchPredicate::IsScriptingOrTracing:
+          return false;
+        default:
+          return std::nullopt;
+      }
+    }
+    case NodeKind::ComparisonOperator: {
+      if (!from_values) return std::nullopt;
+      std::vector<Node> parts = cond.children();
+      if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return std::nullopt;
+      std::vector<std::string_view> ops = comparison_operators(cond);
+      if (ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not")) return std::nullopt;
+      const Value* v = local(parts[0].text(src_));
+      if (!v) return std::nullopt;
+      bool is_none;
+      if (v->kind == ValueKind::None) is_none = true;
+      else if (v->kind == ValueKind::Tensor || v->kind == ValueKind::TensorSequence) is_none = false;
+      else return std::nullopt;
+      return ops[0] == "is" ? is_none : !is_none;
+    }
+    default:
+      return std::nullopt;
   }
 }
 
@@ -209,10 +289,11 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     return Value::tensor();
   }
   if (known_) {
-    // Unannotated, no default: what every compiled caller passes.
+    // Unannotated, no default: what every compiled caller passes (a trace-time
+    // value too: `window` passed as `self.window` is a constant of the trace).
     Value passed = known_->parameter(file_index_, function_index_, param_index);
-    if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence ||
-        passed.kind == ValueKind::OptionalTensor || passed.kind == ValueKind::Module) {
+    if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence || passed.kind == ValueKind::OptionalTensor ||
+        passed.kind == ValueKind::Module || passed.kind == ValueKind::Static) {
       return passed;
     }
   }

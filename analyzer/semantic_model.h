@@ -80,6 +80,11 @@ class SemanticModel {
   // The operator tokens of a comparison (`<`, `in`, `is not`, `not in`), read
   // from the tree: an operand's text (a string "value in range") never counts.
   std::vector<std::string_view> comparison_operators(Node comparison) const;
+  // Whether a condition is true whenever a tracer runs it: escape-hatch
+  // predicates (`torch.compiler.is_compiling()`, project functions that return
+  // one) and `not`/`and`/`or` of them. With `from_values`, also `x is None` and
+  // `x is not None` where x is known to hold None or a tensor here.
+  std::optional<bool> truth_when_traced(Node condition, bool from_values = false) const;
   // The operator token of a binary or boolean operator ("" when absent).
   std::string_view operator_of(Node expr) const;
 
@@ -113,6 +118,9 @@ class SemanticModel {
   void enter_condition() { ++condition_depth_; }
   void leave_condition() { --condition_depth_; }
 
+  // What each target gets when `value_node`, which holds `v`, is unpacked into several.
+  Value unpacked_element(Node value_node, const Value& v) const;
+
   // `a + b` and friends on values (bitwise: `& | ^`; comparison: `< == ...`).
   static Value combine(const Value& a, const Value& b, bool bitwise, bool comparison);
 
@@ -121,9 +129,10 @@ class SemanticModel {
   const Value* local(std::string_view name) const { return env_.find(names_.find(name)); }
   // The environment changes below are const so that inference can make them
   // inside a Scope; the walker makes them through the public mutators.
-  void set_local(std::string_view name, const Value& v) const;
+  void set_local(std::string_view name, const Value& v, ClassRef module_class = {}) const;
   void bind_names(Node target, const Value& v) const;
   void bind_loop_target(Node target, Node iterable) const;
+  void bind_element(Node target, Node iterable) const;
   void narrow_names(Node condition, bool truth) const;
   Value infer(Node expr) const;
   std::string resolve_uncached(Node expr) const;
@@ -136,7 +145,10 @@ class SemanticModel {
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
   Value comprehension_value(Node comprehension) const;
-  void record_call(Node call, FunctionRef callee) const;
+  // `instance`: called through an instance (`block(x)`), which binds `self`.
+  void record_call(Node call, FunctionRef callee, bool instance = false) const;
+  // A call of a project module held in a local: its forward receives the arguments.
+  void record_module_call(Node call, Node module) const;
   Value parameter_value(Node parameter, size_t index, bool is_forward) const;
 
   const ProjectModel& project_;

@@ -217,6 +217,15 @@ uint8_t opaque_decorator(std::string_view q) {
   return 0;
 }
 
+bool is_pure_arithmetic(std::string_view q) {
+  static const Set functions = {"torch.div", "torch.true_divide", "torch.floor_divide", "torch.remainder",
+                                "torch.fmod", "torch.add", "torch.sub", "torch.subtract", "torch.mul",
+                                "torch.multiply", "torch.ceil", "torch.floor", "torch.round", "torch.trunc",
+                                "torch.sqrt", "torch.exp", "torch.log", "torch.log2", "torch.pow", "torch.abs",
+                                "torch.neg", "torch.clamp", "torch.minimum", "torch.maximum"};
+  return functions.count(q) > 0;
+}
+
 HatchPredicate hatch_predicate(std::string_view q) {
   static const Set compiling = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                                 "torch.fx._symbolic_trace.is_fx_tracing",

@@ -253,3 +253,98 @@ TEST_CASE("scopes: locals, enclosing, globals, imports and builtins") {
   CHECK(m.value_of(p.find("SCALE")).kind == ValueKind::Static);
   CHECK(m.value_of(p.find("T.where(x > 0, x, z)")).is_tensor());
 }
+
+TEST_CASE("truth under a tracer: hatch predicates, their wrappers, and None checks") {
+  Project p(
+      "import torch\n"
+      "def compiling():\n"
+      "    try:\n"
+      "        return torch.compiler.is_compiling()\n"
+      "    except Exception:\n"
+      "        return False\n"
+      "def tracing(t=None):\n"
+      "    flag = compiling() or torch.jit.is_tracing()\n"
+      "    flag |= t is None\n"
+      "    return flag\n"
+      "def eager_only():\n"
+      "    return not compiling()\n"
+      "def recursive(x):\n"
+      "    x = x or recursive(x)\n"
+      "    return x\n"
+      "def f(x: torch.Tensor, m=None):\n"
+      "    a = tracing(x)\n"
+      "    b = not compiling() and x.all()\n"
+      "    c = torch.jit.is_scripting() or x.all()\n"
+      "    d = m is None or m.all()\n"
+      "    e = eager_only()\n"
+      "    g = recursive(x)\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  using torch_api::HatchPredicate;
+  CHECK(p.project->hatch_of_function({0, p.function("compiling")}) == HatchPredicate::IsCompiling);
+  CHECK(p.project->hatch_of_function({0, p.function("tracing")}) == HatchPredicate::IsCompiling);
+  CHECK(p.project->hatch_of_function({0, p.function("eager_only")}) == HatchPredicate::NotAHatch);
+  CHECK(p.project->hatch_of_function({0, p.function("recursive")}) == HatchPredicate::NotAHatch);
+  CHECK(m.truth_when_traced(p.find("tracing(x)")) == true);
+  CHECK(m.truth_when_traced(p.find("not compiling() and x.all()")) == false);
+  CHECK(m.truth_when_traced(p.find("torch.jit.is_scripting() or x.all()")) == std::nullopt);
+  CHECK(m.truth_when_traced(p.find("torch.jit.is_scripting()")) == false);
+  CHECK(m.truth_when_traced(p.find("eager_only()")) == std::nullopt);
+  CHECK(m.truth_when_traced(p.find("recursive(x)")) == std::nullopt);
+  // `m` holds None here: known from values only when asked to use them.
+  CHECK(m.truth_when_traced(p.find("m is None")) == std::nullopt);
+  CHECK(m.truth_when_traced(p.find("m is None"), true) == true);
+  CHECK(m.truth_when_traced(p.find("m is None or m.all()"), true) == true);
+}
+
+TEST_CASE("narrowing through a conjunction whose other side is true under a tracer") {
+  Project p(
+      "import torch\n"
+      "from typing import Optional\n"
+      "def f(mask: Optional[torch.Tensor]):\n"
+      "    if mask is not None and torch.compiler.is_compiling():\n"
+      "        return None\n"
+      "    return mask\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  m.narrow(p.find("mask is not None and torch.compiler.is_compiling()"), false);
+  CHECK(m.value_of(p.find("mask")).kind == ValueKind::None);
+}
+
+TEST_CASE("a ModuleList of one project class keeps the class of its elements") {
+  Project p(
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def forward(self, x, flag):\n"
+      "        return x\n"
+      "class Stack(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.blocks = nn.ModuleList([Block(), Block()])\n"
+      "        self.mixed = nn.ModuleList([Block(), nn.Linear(2, 2)])\n"
+      "    def forward(self, x):\n"
+      "        for block in self.blocks:\n"
+      "            x = block(x, False)\n"
+      "        return x\n");
+  ClassRef stack{0, 1};
+  REQUIRE(p.file.classes[1].name == "Stack");
+  CHECK(p.project->self_attribute_element_class(stack, "blocks").cls == 0);
+  CHECK_FALSE(p.project->self_attribute_element_class(stack, "mixed").valid());
+  int stack_forward = -1, block_forward = -1;
+  for (size_t i = 0; i < p.file.functions.size(); ++i) {
+    if (p.file.functions[i].qualname == "Stack.forward") stack_forward = static_cast<int>(i);
+    if (p.file.functions[i].qualname == "Block.forward") block_forward = static_cast<int>(i);
+  }
+  REQUIRE(stack_forward >= 0);
+  REQUIRE(block_forward >= 0);
+  ArgumentTypes recorded;
+  SemanticModel m(*p.project, 0, stack_forward, nullptr, &recorded);
+  m.bind_parameters();
+  m.bind_iteration(p.find("block"), p.find("self.blocks"));
+  CHECK(m.value_of(p.find("block")).kind == ValueKind::Module);
+  m.type_of(p.find("block(x, False)"));  // the walk reaches the call
+  REQUIRE(recorded.called(0, block_forward));
+  CHECK(recorded.parameter(0, block_forward, 1).is_tensor());
+  CHECK(recorded.parameter(0, block_forward, 2).kind == ValueKind::Static);
+}
