@@ -51,6 +51,14 @@ bool keeps_dtype(std::string_view method) {
   return keeps.count(method) > 0;
 }
 
+// What an operand holds where the operation succeeds: an operator, an
+// attribute, a method or a subscript on None raises, so an optional tensor
+// that gets through one is a tensor.
+Value operand(Value v) {
+  if (v.kind == ValueKind::OptionalTensor) return Value::tensor();
+  return v;
+}
+
 }  // namespace
 
 // Saves the environment and puts it back on exit, with its state number, so
@@ -118,7 +126,8 @@ Value SemanticModel::type_of(Node e) const {
       return call_value(e);
     case NodeKind::BinaryOperator: {
       std::string_view o = operator_of(e);
-      return combine(value_of(e.field("left")), value_of(e.field("right")), o == "&" || o == "|" || o == "^", false);
+      return combine(operand(value_of(e.field("left"))), operand(value_of(e.field("right"))),
+                     o == "&" || o == "|" || o == "^", false);
     }
     case NodeKind::ComparisonOperator:
       return comparison_value(e);
@@ -177,8 +186,11 @@ Value SemanticModel::combine(const Value& a, const Value& b, bool bitwise, bool 
 Value SemanticModel::comparison_value(Node e) const {
   Value acc = Value::of(ValueKind::Static);
   bool any_tensor = false, any_data = false;
+  // `<` and friends raise on None (`==` does not): their operands are tensors.
+  bool ordering = true;
+  for (std::string_view op : comparison_operators(e)) ordering = ordering && (op == "<" || op == ">" || op == "<=" || op == ">=");
   for (Node p : e.children()) {
-    Value v = value_of(p);
+    Value v = ordering ? operand(value_of(p)) : value_of(p);
     any_tensor = any_tensor || v.is_tensor();
     any_data = any_data || v.is_tensor_data();
     if (v.kind != ValueKind::Static && v.kind != ValueKind::None && !v.is_tensor() && !v.is_tensor_data()) {
@@ -227,7 +239,7 @@ Value SemanticModel::attribute_value(Node attr) const {
     if (a == "training") return Value::of(ValueKind::Static);
     return self_attribute(a);
   }
-  Value ov = value_of(object);
+  Value ov = operand(value_of(object));
   if (ov.kind == ValueKind::Tensor) return torch_api::tensor_attribute(a);
   if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
   if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
@@ -238,7 +250,7 @@ Value SemanticModel::attribute_value(Node attr) const {
 }
 
 Value SemanticModel::subscript_value(Node sub) const {
-  Value base = value_of(sub.field("value"));
+  Value base = operand(value_of(sub.field("value")));
   switch (base.kind) {
     case ValueKind::Tensor:  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
     case ValueKind::TensorSequence:
@@ -286,7 +298,7 @@ Value SemanticModel::call_value(Node call) const {
   if (callee.is(NodeKind::Attribute)) {
     Node object = callee.field("object").unparenthesized();
     std::string_view method = callee.field("attribute").text(src_);
-    Value ov = value_of(object);
+    Value ov = operand(value_of(object));
     if (ov.kind == ValueKind::Tensor) {
       if (method == "to" || method == "type") {
         for (Node x : positional) {

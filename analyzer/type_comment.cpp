@@ -56,7 +56,16 @@ std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_v
   std::string_view params = trim(text->substr(0, arrow == std::string_view::npos ? text->size() : arrow));
   if (arrow == std::string_view::npos || !params.starts_with('(') || !params.ends_with(')')) return std::nullopt;
   FunctionTypeComment out;
-  out.returns = classify_text(trim(text->substr(arrow + 2)), imports);
+  // Python never evaluates a type comment; TorchScript, which reads them,
+  // takes a bare `Tensor` for torch.Tensor whether or not the module imports it.
+  ImportMap with_tensor;
+  const ImportMap* names = &imports;
+  if (!imports.find("Tensor") && imports.imports_from("torch")) {
+    with_tensor = imports;
+    with_tensor.bind("Tensor", "torch.Tensor");
+    names = &with_tensor;
+  }
+  out.returns = classify_text(trim(text->substr(arrow + 2)), *names);
   // The parameter list, split at top-level commas: `(Tensor, Dict[str, int])`.
   std::string_view inner = params.substr(1, params.size() - 2);
   int depth = 0;
@@ -70,7 +79,7 @@ std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_v
     start = i + 1;
     if (one.empty()) continue;
     // `*Tensor` / `**int`: the types of variadic parameters.
-    out.parameters.push_back(one.starts_with('*') ? AnnotationKind::Other : classify_text(one, imports));
+    out.parameters.push_back(one.starts_with('*') ? AnnotationKind::Other : classify_text(one, *names));
   }
   return out;
 }

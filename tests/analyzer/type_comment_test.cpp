@@ -46,3 +46,24 @@ TEST_CASE("PEP 484 type comments type the parameters and the return") {
   CHECK(helper.returns_tensor);
   CHECK(only_function(m, "ignored").comment_parameters.empty());
 }
+
+TEST_CASE("a bare Tensor in a type comment is torch's, as TorchScript reads it") {
+  SyntaxTree tree = SyntaxTree::parse(
+      "import torch\n"
+      "def paste(mask, box, im_h):\n"
+      "    # type: (Tensor, Tensor, int) -> Tensor\n"
+      "    return mask\n");
+  FileModel m = index_file(tree, "m", false, {});
+  const FunctionInfo& paste = only_function(m, "paste");
+  REQUIRE(paste.comment_parameters.size() == 3);
+  CHECK(paste.comment_parameters[1] == AnnotationKind::Tensor);
+  CHECK(paste.comment_parameters[2] == AnnotationKind::NonTensor);
+  CHECK(paste.returns_tensor);
+
+  SyntaxTree no_torch = SyntaxTree::parse(
+      "def paste(mask):\n"
+      "    # type: (Tensor) -> Tensor\n"
+      "    return mask\n");
+  FileModel other = index_file(no_torch, "m", false, {});
+  CHECK(only_function(other, "paste").comment_parameters[0] == AnnotationKind::Other);
+}
