@@ -615,16 +615,16 @@ class Indexer {
     if (ctx.function < 0 || ctx.hatch) return;
     FunctionInfo& f = fn(ctx);
     if (callee.is(NodeKind::Identifier)) {
-      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_))});
+      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_)), call});
     } else if (callee.is(NodeKind::Attribute)) {
       Node object = callee.field("object").unparenthesized();
       std::string attr(callee.field("attribute").text(src_));
       if (object.is(NodeKind::Identifier) && object.text(src_) == "self") {
-        f.calls.push_back({CallEdge::Kind::SelfMethod, attr});
+        f.calls.push_back({CallEdge::Kind::SelfMethod, attr, call});
       } else if (object.is(NodeKind::Call) && dotted_text(object.field("function"), src_) == "super") {
-        f.calls.push_back({CallEdge::Kind::SuperMethod, attr});
+        f.calls.push_back({CallEdge::Kind::SuperMethod, attr, call});
       } else if (!written.empty()) {
-        f.calls.push_back({CallEdge::Kind::Dotted, written});
+        f.calls.push_back({CallEdge::Kind::Dotted, written, call});
       }
     }
   }

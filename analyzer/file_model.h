@@ -28,6 +28,7 @@ struct CallEdge {
   };
   Kind kind;
   std::string name;
+  Node call;  // where: a tracer may never run it (`if not is_tracing(): helper(x)`)
 };
 
 // Why a function starts a compile region.

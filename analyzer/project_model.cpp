@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "analyzer/torch_api.h"
+#include "analyzer/trace_truth.h"
 
 namespace fxlint {
 
@@ -86,6 +87,34 @@ torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, int depth)
   if (!kind) return HatchPredicate::NotAHatch;
   memo = static_cast<int8_t>(*kind);
   return *kind;
+}
+
+bool ProjectModel::traced_path(FunctionRef f, Node call) const {
+  if (!call) return true;
+  const FileModel& fm = file(f.file);
+  auto truth = [&](Node cond) {
+    return truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
+      if (!leaf.is(NodeKind::Call)) return std::nullopt;
+      Node callee = leaf.field("function");
+      torch_api::HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
+      if (k == torch_api::HatchPredicate::NotAHatch) {
+        FunctionRef g = resolve_function(f.file, f.function, dotted_text(callee.unparenthesized(), fm.source));
+        if (g.valid()) k = hatch_of_function(g);
+      }
+      return truth_of_hatch(k);
+    });
+  };
+  Node top = fm.functions[static_cast<size_t>(f.function)].node;
+  for (Node child = call, parent = call.parent(); parent && !(child == top); child = parent, parent = parent.parent()) {
+    if (parent.is(NodeKind::IfStatement) || parent.is(NodeKind::ElifClause)) {
+      // The taken arm's block: its condition must be able to hold.
+      if (child == parent.field("consequence") && truth(parent.field("condition")) == false) return false;
+    }
+    if ((child.is(NodeKind::ElifClause) || child.is(NodeKind::ElseClause)) && parent.is(NodeKind::IfStatement)) {
+      if (truth(parent.field("condition")) == true) return false;  // the `if` arm is always taken
+    }
+  }
+  return true;
 }
 
 torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node body, Node e, int depth) {
@@ -392,6 +421,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     const FunctionInfo& fn = f.functions[static_cast<size_t>(cur.function)];
     int cls = method_class(cur.file, cur.function);
     for (const CallEdge& e : fn.calls) {
+      if (!traced_path(cur, e.call)) continue;
       switch (e.kind) {
         case CallEdge::Kind::Name: {
           FunctionRef target = resolve_function(cur.file, cur.function, e.name);

@@ -81,6 +81,9 @@ class ProjectModel {
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
   torch_api::HatchPredicate hatch_uncached(FunctionRef f, int depth);
+  // Whether a tracer can run `call` in function `f`: not in the arm of an `if`
+  // it never takes (`if torchvision._is_tracing(): onnx_loop(x)` under Dynamo).
+  bool traced_path(FunctionRef f, Node call) const;
   torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth);
 
   std::span<const FileModel* const> files_;

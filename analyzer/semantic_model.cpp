@@ -1,6 +1,7 @@
 #include "analyzer/semantic_model.h"
 
 #include "analyzer/torch_api.h"
+#include "analyzer/trace_truth.h"
 
 namespace fxlint {
 
@@ -167,58 +168,31 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
 }
 
 std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values) const {
-  cond = cond.unparenthesized();
-  switch (cond.kind()) {
-    case NodeKind::True: return true;
-    case NodeKind::False: return false;
-    case NodeKind::NotOperator: {
-      std::optional<bool> t = truth_when_traced(cond.field("argument"), from_values);
-      return t ? std::optional<bool>(!*t) : std::nullopt;
-    }
-    case NodeKind::BooleanOperator: {
-      bool is_or = operator_of(cond) == "or";
-      std::optional<bool> l = truth_when_traced(cond.field("left"), from_values);
-      if (l && *l == is_or) return is_or;  // decided by the left operand
-      std::optional<bool> r = truth_when_traced(cond.field("right"), from_values);
-      if (r && *r == is_or) return is_or;
-      if (l && r) return !is_or;
-      return std::nullopt;
-    }
-    case NodeKind::Call: {
-      Node callee = cond.field("function");
+  return fxlint::truth_when_traced(cond, src_, [&](Node leaf) -> std::optional<bool> {
+    if (leaf.is(NodeKind::Call)) {
+      Node callee = leaf.field("function");
       torch_api::HatchPredicate k = torch_api::hatch_predicate(resolve(callee));
       if (k == torch_api::HatchPredicate::NotAHatch) {
         std::string written = dotted_text(callee.unparenthesized(), src_);
         FunctionRef f = written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
         if (f.valid()) k = project_.hatch_of_function(f);
       }
-      switch (k) {
-        case torch_api::HatchPredicate::IsCompiling:
-        case torch_api::HatchPredicate::IsInOnnxExport:
-          return true;
-        case torch_api::HatchPredicate::IsScriptingOrTracing:
-          return false;
-        default:
-          return std::nullopt;
-      }
+      return truth_of_hatch(k);
     }
-    case NodeKind::ComparisonOperator: {
-      if (!from_values) return std::nullopt;
-      std::vector<Node> parts = cond.children();
-      if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return std::nullopt;
-      std::vector<std::string_view> ops = comparison_operators(cond);
-      if (ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not")) return std::nullopt;
-      const Value* v = local(parts[0].text(src_));
-      if (!v) return std::nullopt;
-      bool is_none;
-      if (v->kind == ValueKind::None) is_none = true;
-      else if (v->kind == ValueKind::Tensor || v->kind == ValueKind::TensorSequence) is_none = false;
-      else return std::nullopt;
-      return ops[0] == "is" ? is_none : !is_none;
-    }
-    default:
-      return std::nullopt;
-  }
+    // `x is None` / `x is not None` where x is known to hold None or a tensor.
+    if (!from_values || !leaf.is(NodeKind::ComparisonOperator)) return std::nullopt;
+    std::vector<Node> parts = leaf.children();
+    if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return std::nullopt;
+    std::vector<std::string_view> ops = comparison_operators(leaf);
+    if (ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not")) return std::nullopt;
+    const Value* v = local(parts[0].text(src_));
+    if (!v) return std::nullopt;
+    bool is_none;
+    if (v->kind == ValueKind::None) is_none = true;
+    else if (v->kind == ValueKind::Tensor || v->kind == ValueKind::TensorSequence) is_none = false;
+    else return std::nullopt;
+    return ops[0] == "is" ? is_none : !is_none;
+  });
 }
 
 // --- parameters ----------------------------------------------------------------
