@@ -18,6 +18,7 @@ class CodeVisitor {
   virtual void on_augmented(Node /*statement*/, const SemanticModel&) {}
   virtual void on_condition(Node /*test*/, ConditionKind, Node /*owner*/, const SemanticModel&) {}
   virtual void on_name_load(Node /*identifier*/, const SemanticModel&) {}
+  // A for statement, or a comprehension's `for` clause: both have `left` and `right`.
   virtual void on_for(Node /*for_statement*/, const SemanticModel&) {}
   virtual void on_statement(Node /*statement*/, const SemanticModel&) {}
   virtual void on_yield(Node /*yield*/, const SemanticModel&) {}

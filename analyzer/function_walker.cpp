@@ -512,6 +512,7 @@ class Walker {
       if (c.is(NodeKind::ForInClause)) {
         Node right = c.field("right");
         if (right) eval(right);
+        visitor_.on_for(c, model_);
         model_.bind_iteration(c.field("left"), right);
       } else if (c.is(NodeKind::IfClause)) {
         std::vector<Node> cond = c.children();
