@@ -6,6 +6,12 @@ fxlint findings; nothing is adjusted. A site is a (file, line) pair; "same state
 counts a finding on another line of the same Python statement (a call spread over several
 lines is reported by Dynamo at the line of the failing call and by fxlint where the
 expression starts).
+
+Dynamo's break sites are those `torch._dynamo.explain` lists and the breaks inside loops
+(`loop_breaks` of the dynamo step): there Dynamo found the break, then skipped the whole frame
+and ran it eagerly, so `explain` does not list it. The lines of a skipped frame after the break
+that made Dynamo skip it were never traced: a break there is neither confirmed nor refuted
+("Dynamo skipped the frame").
 """
 
 import ast
@@ -147,6 +153,11 @@ def render(results_dir):
     timeouts = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("timeout")]
     crashed = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("crashed")]
     dates = sorted(r["date"] for r in all_recs if r.get("date"))
+    reruns = collections.defaultdict(list)  # step -> dates of the reruns that replaced it
+    for r in all_recs:
+        for rr in r.get("reruns", []):
+            for step in rr.get("steps", []):
+                reruns[step].append(rr["date"])
     versions = {}
     for pkg in ("torch", "torchvision", "timm", "transformers", "onnx", "onnxruntime", "onnxscript"):
         try:
@@ -163,7 +174,9 @@ def render(results_dir):
       "baseline that later work on the analyzer and the capture raises; they are what the run measured.")
     w("")
     w(f"- Run: {dates[0] if dates else '?'} to {dates[-1] if dates else '?'}; "
-      + ", ".join(f"{k} {v}" for k, v in versions.items()) + "; CPU, one torch thread per model.")
+      + ", ".join(f"{k} {v}" for k, v in versions.items()) + "; CPU, one torch thread per model"
+      + "".join(f"; the {step} step rerun on {len(ds)} models ({min(ds)} to {max(ds)})"
+                for step, ds in sorted(reruns.items())) + ".")
     caps = sorted({r.get("capture_module", "?") for r in built})
     w(f"- fxlint: `{key.get('fxlint', '?')}` (sha256 {key.get('fxlint_sha256', '?')}), over "
       f"{key.get('files', '?')} library files; capture: `fxlint_capture` from "
@@ -184,17 +197,19 @@ def render(results_dir):
     dyn_pairs_stmt, cap_pairs_stmt = set(), set()
     cap_only = collections.defaultdict(list)
     dyn_only = collections.defaultdict(list)
-    skipped = {(f["filename"], f["firstlineno"]) for r in built if ok(r, "dynamo")
-               for f in r["steps"]["dynamo"].get("skipped_frames", [])}
+    skipped = _skipped_regions([r for r in built if ok(r, "dynamo")], st)
 
     def in_skipped(x):
-        return (x[0], st.func_start(*x)) in skipped
+        """The line lies in a frame Dynamo skipped, at or after the break in a loop that made it
+        skip the frame: Dynamo never traced it."""
+        start = skipped.get((x[0], st.func_start(*x)))
+        return start is not None and x[1] >= start
     dyn_reason, cap_reason = {}, {}
     for r in both:
-        d = {(s["filename"], s["lineno"]) for s in r["steps"]["dynamo"]["break_sites"]}
+        d = {(s["filename"], s["lineno"]) for s in _dyn_breaks(r)}
         c = {(s["filename"], s["lineno"]) for s in r["steps"]["capture"]["break_sites"]}
-        for s in r["steps"]["dynamo"]["break_sites"]:
-            dyn_reason.setdefault((s["filename"], s["lineno"]), s["reason"])
+        for s in _dyn_breaks(r):
+            dyn_reason.setdefault((s["filename"], s["lineno"]), _dyn_reason(s))
         for s in r["steps"]["capture"]["break_sites"]:
             cap_reason.setdefault((s["filename"], s["lineno"]), f"{s['code']} {s['reason']}")
         dyn_pairs |= {(r["name"],) + x for x in d}
@@ -222,7 +237,10 @@ def render(results_dir):
     w("")
     w(f"- same graph count: **{pct(len(same_gc), len(both))}** of models "
       f"(Dynamo captured {len(one_both)} of them in one graph);")
-    w(f"- Dynamo's break sites (model, file:line of the innermost frame) where the capture also breaks: "
+    loop_pairs = {(r["name"], s["filename"], s["lineno"]) for r in both for s in _dyn_breaks(r) if s.get("loop")}
+    listed_pairs = {(r["name"], s["filename"], s["lineno"]) for r in both for s in r["steps"]["dynamo"]["break_sites"]}
+    w(f"- Dynamo's break sites (model, file:line of the innermost frame; with its {len(loop_pairs)} breaks inside a "
+      f"loop, {len(loop_pairs - listed_pairs)} of them not listed by `explain`) where the capture also breaks: "
       f"**{pct(len(dyn_pairs & cap_pairs), len(dyn_pairs))}**; same statement: "
       f"{pct(len(dyn_pairs_stmt & cap_pairs_stmt), len(dyn_pairs_stmt))};")
     w(f"- the capture's break sites where Dynamo also breaks: {pct(len(dyn_pairs & cap_pairs), len(cap_pairs))};")
@@ -239,13 +257,15 @@ def render(results_dir):
         w("")
     w("### Where the capture breaks and Dynamo does not")
     w("")
-    w("\"Dynamo skipped the frame\": Dynamo met a graph break inside a loop of the function that holds "
-      "the site, so it ran that whole function eagerly (\"graph break in loop\", recorded from Dynamo's "
-      "counters) and reports no break in it; the capture resumes after each break instead.")
+    w("Dynamo's break sites here include its breaks inside loops (\"graph break in loop\": Dynamo found the "
+      "break, then skipped the whole frame and ran it eagerly; recorded from `raise_loop_graph_break`, since "
+      "`explain` does not list them). \"Dynamo skipped the frame\": the site lies in such a frame, after the "
+      "break that made Dynamo skip it, so Dynamo never traced it and lists nothing there; the capture "
+      "resumes after each break instead.")
     w("")
     if cap_only:
         n_sk = sum(1 for x in cap_only if in_skipped(x))
-        w(f"{len(cap_only)} sites, {n_sk} of them in a function Dynamo skipped.")
+        w(f"{len(cap_only)} sites, {n_sk} of them in a frame Dynamo skipped, after the break that made it skip.")
         w("")
         w("| site | capture's reason | Dynamo skipped the frame | models |")
         w("|---|---|---|---|")
@@ -292,15 +312,33 @@ def render(results_dir):
     dyn_models = [r for r in built if ok(r, "dynamo") and r["name"] in lines]
     dyn_sites = {}  # (file, line) -> info, innermost frame in a library
     dyn_outside = collections.defaultdict(list)  # innermost frame outside the libraries -> its library caller
+    loop_sites = {}  # (file, line) -> its loop breaks' skipped frames, reasons and models (innermost frame)
+    listed_sites = {(s["filename"], s["lineno"]) for r in dyn_models for s in r["steps"]["dynamo"]["break_sites"]}
     for r in dyn_models:
-        for s in r["steps"]["dynamo"]["break_sites"]:
+        for s in _dyn_breaks(r):
             x = (s["filename"], s["lineno"])
+            if s.get("loop"):
+                e = loop_sites.setdefault(x, {"reason": s["reason"], "frames": set(), "models": set()})
+                e["frames"].add(_frame_name(s["skipped_frame"], s.get("frame_site")))
+                e["models"].add(r["name"])
             if lib_of(s["filename"]):
-                dyn_sites.setdefault(x, {"reason": s["reason"], "models": []})["models"].append(r["name"])
+                e = dyn_sites.setdefault(x, {"reason": _dyn_reason(s), "models": [], "loop": False, "listed": False})
+                e["models"].append(r["name"])
+                e["loop"] = e["loop"] or bool(s.get("loop"))
+                e["listed"] = e["listed"] or not s.get("loop")
             else:
                 lib = s.get("lib_site")
-                dyn_outside[x].append((r["name"], (lib["filename"], lib["lineno"]) if lib else None, s["reason"]))
+                dyn_outside[x].append((r["name"], (lib["filename"], lib["lineno"]) if lib else None, _dyn_reason(s)))
     w("### `--target dynamo` vs TorchDynamo")
+    w("")
+    n_loop_lib = sum(1 for v in dyn_sites.values() if v["loop"])
+    n_loop_only = sum(1 for v in dyn_sites.values() if v["loop"] and not v["listed"])
+    w(f"Dynamo's break sites are the breaks `torch._dynamo.explain` lists and its breaks inside loops: there "
+      f"Dynamo found the break, then skipped the whole frame and ran it eagerly (\"graph break in loop\"), "
+      f"and `explain` lists nothing in that frame; they are recorded from Dynamo's `raise_loop_graph_break` and "
+      f"included in the figures below: {n_loop_lib} of the distinct sites in library code are such breaks, "
+      f"{n_loop_only} of which `explain` lists for no model (it lists the others where the break also reached a "
+      f"frame it traced); the table after the figures lists them.")
     w("")
     rec_line = [x for x in dyn_sites if by_line["dynamo"].get(x)]
     rec_err = [x for x in dyn_sites if any(f[4] == "error" for f in by_line["dynamo"].get(x, []))]
@@ -324,12 +362,26 @@ def render(results_dir):
     w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target dynamo` error that "
       f"these models executed, **{pct(len(prec), len(errs))}** are Dynamo break sites "
       f"(same statement: {pct(len(prec_stmt), len(errs))}).")
-    seen = [x for x in errs if not in_skipped(x)]
-    w(f"  Of those lines, {len(errs) - len(seen)} lie in functions Dynamo skipped (a graph break in a loop: "
-      f"Dynamo ran them eagerly and reports nothing in them); over the other {len(seen)}, "
+    seen = [x for x in errs if st.key(*x) in dyn_site_stmt or not in_skipped(x)]
+    w(f"  Of those lines, {len(errs) - len(seen)} lie in frames Dynamo skipped, after the break inside a loop "
+      f"that made it skip them (Dynamo never traced them, so it neither confirms nor refutes a break there); "
+      f"over the other {len(seen)}, "
       f"{pct(len([x for x in seen if st.key(*x) in dyn_site_stmt]), len(seen))} are Dynamo break sites "
       f"(same statement).")
     w("")
+    if loop_sites:
+        w(f"Dynamo's breaks inside loops ({len(loop_sites)} distinct sites, innermost frame; included above):")
+        w("")
+        w("| site | Dynamo's reason | frame skipped (its line at the break) | listed by `explain` | "
+          "fxlint `--target dynamo` in the statement | models |")
+        w("|---|---|---|---|---|---|")
+        for x, v in sorted(loop_sites.items(), key=lambda kv: (-len(kv[1]["models"]), kv[0])):
+            fnd = ",".join(sorted({f[3] for f in by_stmt["dynamo"].get(st.key(*x), [])}))
+            listed = x in listed_sites
+            w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:70]}` | {v['reason'][:100]} | "
+              f"{'; '.join(sorted(v['frames']))} | {'yes' if listed else 'no'} | {fnd or 'none'} | "
+              f"{_models(sorted(v['models']))} |")
+        w("")
 
     # export and onnx
     exp_models = [r for r in built if r["name"] in lines and
@@ -403,9 +455,10 @@ def render(results_dir):
     w("")
     w("Reading notes. `torch._dynamo.explain` lists a break only in frames it traced: where a break "
       "falls inside a loop, Dynamo runs that whole function eagerly and lists nothing in it (the "
-      "functions it calls are traced on their own), so a site can be a real break that Dynamo does "
-      "not list (\"Dynamo skipped the frame\"). torch.export and the ONNX exporter stop at their "
-      "first failure, so each failing model contributes one site. A line that the eager run executed "
+      "functions it calls are traced on their own). The break that made it skip the frame is counted "
+      "here as a Dynamo break site; the lines of that frame after it were never traced, so a site there "
+      "can be a real break that Dynamo does not report (\"Dynamo skipped the frame\"). torch.export and "
+      "the ONNX exporter stop at their first failure, so each failing model contributes one site. A line that the eager run executed "
       "may still not be reached by a compiler in the same way (a branch on `dtype` or on an argument "
       "can skip the flagged expression).")
     w("")
@@ -534,6 +587,53 @@ def render(results_dir):
           f"{_st(s.get('onnx'))} | {errs_m} |")
     w("")
     return "\n".join(out)
+
+
+def _dyn_breaks(rec):
+    """Dynamo's break sites of a record: those explain lists, then its breaks inside loops
+    (``loop: True``; a loop break without an innermost frame is left out)."""
+    d = rec["steps"]["dynamo"]
+    out = list(d.get("break_sites", []))
+    for lb in d.get("loop_breaks", []):
+        if lb.get("filename") and lb.get("lineno"):
+            out.append(dict(lb, loop=True))
+    return out
+
+
+def _dyn_reason(site):
+    return f"{site['reason']} (in a loop: frame skipped)" if site.get("loop") else site["reason"]
+
+
+def _frame_name(frame, at):
+    where = f"{short(frame['filename'])}:{at['lineno']}" if at else short(frame["filename"])
+    return f"`{frame['name']}` ({where})"
+
+
+def _skipped_regions(recs, st):
+    """(file, first line of the function) -> the first line Dynamo never traced, for each frame
+    it skipped: the skipped frame's line at the break inside a loop that made Dynamo skip it
+    (the earliest over the models), else the frame's first line. A resume function
+    (``torch_dynamo_resume_in_<f>_at_<N>``, the rest of ``f`` after an earlier break) is mapped
+    to its function ``f``."""
+    regions = {}
+    for r in recs:
+        d = r["steps"]["dynamo"]
+        frames = {(f["name"], f["filename"], f["firstlineno"]): None for f in d.get("skipped_frames", [])}
+        for lb in d.get("loop_breaks", []):
+            sf = lb["skipped_frame"]
+            k = (sf["name"], sf["filename"], sf["firstlineno"])
+            at = (lb.get("frame_site") or {}).get("lineno")
+            if at is not None:
+                frames[k] = at if frames.get(k) is None else min(frames[k], at)
+            else:
+                frames.setdefault(k, None)
+        for (name, fname, first), at in frames.items():
+            start = st.func_start(fname, first) if name.startswith("torch_dynamo_resume_in_") else first
+            if start is None:
+                continue
+            frm = at if at is not None else first
+            regions[(fname, start)] = min(regions.get((fname, start), frm), frm)
+    return regions
 
 
 def _so_digest(path):

@@ -1,7 +1,8 @@
 """Smoke test of the model zoo harness (bench/zoo/zoo.py) on four small models: a torchvision
 classifier, a timm model and a transformers decoder with every step, and a torchvision detector
 (eager, capture and Dynamo only, to keep the test short). It checks that each per-model record
-is complete and consistent, not what the figures are.
+is complete and consistent, not what the figures are. A synthetic module checks the Dynamo
+step's record of graph breaks inside loops, and --rerun redoes the Dynamo step of a record in place.
 
 Run by ctest as `zoo_smoke`; by hand:
     PYTHONPATH=build/python .venv/bin/python -m pytest -q bench/zoo/test_zoo_smoke.py
@@ -11,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -81,6 +83,21 @@ def test_dynamo_and_capture_ran_and_sites_are_real_lines(run):
     assert det["dynamo"]["graph_count"] > 1 and det["dynamo"]["break_sites"]
     assert det["capture"]["graph_count"] > 1 and det["capture"]["break_sites"]
     assert all(any(d in s["filename"] for d in LIB_DIRS) for s in det["capture"]["break_sites"])
+    # ... and Dynamo skips the frames where a break falls inside a loop (the RPN's proposal filter
+    # loops over levels and images): each loop break names its site, reason and skipped frame
+    for name, rec in recs.items():
+        dyn = rec["steps"]["dynamo"]
+        frames = {(f["name"], f["filename"], f["firstlineno"]) for f in dyn["skipped_frames"]}
+        for lb in dyn["loop_breaks"]:
+            _check_site(lb)
+            _check_site(lb["frame_site"])
+            assert lb["reason"] and lb["count"] >= 1, (name, lb)
+            sf = lb["skipped_frame"]
+            assert (sf["name"], sf["filename"], sf["firstlineno"]) in frames, (name, lb)
+    loops = det["dynamo"]["loop_breaks"]
+    assert any(lb["skipped_frame"]["name"] == "filter_proposals"
+               and lb["skipped_frame"]["filename"].endswith("detection/rpn.py")
+               for lb in loops), loops
 
 
 def test_exports_of_the_small_models(run):
@@ -114,6 +131,91 @@ def test_executed_lines_and_their_findings(run):
             assert sorted(map(tuple, expected)) == sorted(map(tuple, joined)), (name, t)
     # the detector executed torchvision's detection code, where fxlint has findings
     assert any("torchvision/models/detection/" in fnd[0] for fnd in recs[DETECTOR]["static"]["dynamo"])
+
+
+_LOOPY = textwrap.dedent("""\
+    import torch
+
+
+    def count(x):
+        return int(x.sum().item())
+
+
+    class Loopy(torch.nn.Module):
+        def forward(self, x):
+            y = x * 2
+            for i in range(3):
+                y = y + x[i].item()
+            return y
+
+
+    class CallsInLoop(torch.nn.Module):
+        def forward(self, x):
+            y = x * 2
+            for i in range(3):
+                y = y + count(x)
+            return y
+    """)
+
+
+def test_dynamo_step_records_breaks_inside_loops(tmp_path):
+    import importlib.util
+
+    import torch
+    from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+
+    import worker
+
+    path = tmp_path / "loopy.py"
+    path.write_text(_LOOPY)
+    spec = importlib.util.spec_from_file_location("loopy", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    orig = InstructionTranslatorBase.__dict__["raise_loop_graph_break"]
+    x = torch.arange(4.0).reshape(4, 1)
+    fname = str(path)
+    src = _LOOPY.splitlines()
+
+    def at(text, after=0):  # the line number of the first line holding text, after line `after`
+        return next(i + 1 for i, t in enumerate(src) if text in t and i + 1 > after)
+
+    loopy, calls = at("class Loopy") + 1, at("class CallsInLoop") + 1  # their forward's first line
+
+    # the break is in the frame's own loop: Dynamo lists nothing and skips forward
+    res = worker._step_dynamo(mod.Loopy(), (x,), {}, (str(tmp_path) + "/",), 60)
+    assert res["ok"] and not res["break_sites"], res
+    (lb,) = res["loop_breaks"]
+    line = at("x[i].item()")
+    assert (lb["filename"], lb["lineno"], lb["line"]) == (fname, line, "y = y + x[i].item()"), lb
+    assert lb["frame_site"]["lineno"] == line and "item()" in lb["reason"], lb
+    assert lb["skipped_frame"] == {"name": "forward", "filename": fname, "firstlineno": loopy}, lb
+    assert lb["lib_site"]["lineno"] == line
+    assert {"name": "forward", "filename": fname, "firstlineno": loopy} in [
+        {k: f[k] for k in ("name", "filename", "firstlineno")} for f in res["skipped_frames"]]
+
+    # the break is in a function called in the loop: the site is the innermost frame, the
+    # skipped frame's line is the call
+    res = worker._step_dynamo(mod.CallsInLoop(), (x,), {}, (str(tmp_path) + "/",), 60)
+    (lb,) = res["loop_breaks"]
+    assert (lb["filename"], lb["lineno"]) == (fname, at("x.sum().item()")), lb
+    assert lb["frame_site"]["lineno"] == at("count(x)", calls) and lb["skipped_frame"]["firstlineno"] == calls, lb
+    assert InstructionTranslatorBase.__dict__["raise_loop_graph_break"] is orig  # restored
+
+
+def test_rerun_replaces_only_the_dynamo_step(run):
+    results, recs, _, _ = run
+    before = recs[FULL[0]]
+    out = _zoo(results, "--only", FULL[0], "--steps", "dynamo", "--rerun")
+    assert "1 with a record to rerun dynamo" in out, out
+    with open(results / "results.jsonl") as f:
+        after = [r for r in map(json.loads, f) if r["name"] == FULL[0]][-1]
+    assert after["reruns"][-1]["steps"] == ["dynamo"] and after["reruns"][-1]["status"] == "ok"
+    assert after["steps"]["dynamo"]["ok"] and "loop_breaks" in after["steps"]["dynamo"]
+    assert after["steps"]["dynamo"]["time_s"] != before["steps"]["dynamo"]["time_s"]
+    for step in set(before["steps"]) - {"dynamo"}:
+        assert after["steps"][step] == before["steps"][step], step
+    assert after["static"] == before["static"] and after["lines_file"] == before["lines_file"]
+    assert os.path.exists(results / after["lines_file"])
 
 
 def test_report_renders(run):

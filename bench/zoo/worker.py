@@ -377,6 +377,64 @@ def _step_capture(model, args, kwargs, eager_flat, prefixes, timeout):
     }
 
 
+class _LoopBreaks:
+    """Records Dynamo's graph breaks inside loops while it is active.
+
+    When a graph break falls inside a for/while loop, Dynamo does not list it: it calls
+    ``InstructionTranslatorBase.raise_loop_graph_break(code, exc)``, which skips the whole frame
+    (it runs eagerly; the functions it calls are traced as frames of their own). The staticmethod
+    is wrapped here (and restored on exit) to keep, for each call, the skipped code object, the
+    original exception's reason, the user stack of the break (the exception's ``real_stack``,
+    down to the innermost inlined frame; else ``TracingContext.extract_stack()``) and the line
+    the skipped frame was at (the last frame of ``TracingContext.extract_stack()`` at that
+    moment: the translator of the skipped frame is at the breaking instruction).
+    """
+
+    def __init__(self):
+        self.calls = []
+
+    def __enter__(self):
+        from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+
+        self.cls = InstructionTranslatorBase
+        self.orig = self.cls.__dict__.get("raise_loop_graph_break")
+        if self.orig is None:  # a torch without it: nothing to record
+            return self
+        orig_fn = self.orig.__func__ if isinstance(self.orig, staticmethod) else self.orig
+        calls = self.calls
+
+        def raise_loop_graph_break(code, exc):
+            try:
+                calls.append(_loop_break_call(code, exc))
+            except Exception as e:  # noqa: BLE001 - recording must not change what Dynamo does
+                calls.append({"error": f"{type(e).__name__}: {e}"})
+            return orig_fn(code, exc)
+
+        self.cls.raise_loop_graph_break = staticmethod(raise_loop_graph_break)
+        return self
+
+    def __exit__(self, *exc):
+        if self.orig is not None:
+            self.cls.raise_loop_graph_break = self.orig
+        return False
+
+
+def _loop_break_call(code, exc):
+    import torch._guards
+
+    at_break = [(f.filename, f.lineno, f.name) for f in torch._guards.TracingContext.extract_stack()]
+    real = [(f.filename, f.lineno, f.name) for f in (getattr(exc, "real_stack", None) or [])]
+    frame_site = next((f for f in reversed(at_break) if f[0] == code.co_filename), None)
+    if frame_site is None:  # no tracing context: the translator that called us holds the instruction
+        tr = sys._getframe(2).f_locals.get("self")
+        if getattr(tr, "f_code", None) is code:
+            frame_site = (code.co_filename, tr.lineno, code.co_name)
+    reason = (str(exc) or type(exc).__name__).strip()
+    return {"code": (code.co_name, code.co_filename, code.co_firstlineno),
+            "stack": real or at_break, "frame_site": frame_site,
+            "reason": reason.splitlines()[0][:300] if reason else type(exc).__name__}
+
+
 def _step_dynamo(model, args, kwargs, prefixes, timeout):
     import torch
     import torch._dynamo
@@ -387,7 +445,7 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
     counters.clear()
     t0 = time.perf_counter()
     try:
-        with _Alarm(timeout), torch.no_grad():
+        with _Alarm(timeout), torch.no_grad(), _LoopBreaks() as loops:
             out = torch._dynamo.explain(model)(*args, **kwargs)
     except StepTimeout:
         torch._dynamo.reset()
@@ -413,17 +471,45 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
                                        "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0})
             s["count"] += 1
     # A graph break inside a loop makes Dynamo skip the whole frame (it runs eagerly; the functions
-    # it calls are traced as frames of their own): those breaks are not in break_reasons.
+    # it calls are traced as frames of their own): those breaks are not in break_reasons. They are
+    # recorded as loop_breaks (from raise_loop_graph_break), and their frames, with those named in
+    # Dynamo's counters ("frame skipped: name (file line N)"), as skipped_frames.
     skipped = {}
     for msg, n in list(counters.get("unimplemented", {}).items()) + list(counters.get("graph_break", {}).items()):
         for name, fname, line in _SKIPPED.findall(str(msg)):
             k = (name, fname, int(line))
             skipped[k] = skipped.get(k, 0) + n
+    loop_breaks = {}
+    loop_errors = []
+    for c in loops.calls:
+        if "error" in c:
+            loop_errors.append(c["error"])
+            continue
+        stack = [(f, n, name, _source_line(f, n)) for f, n, name in c["stack"]]
+        inner = stack[-1] if stack else None
+        lib = [fr for fr in stack if is_lib(fr[0], prefixes)]
+        fs = c["frame_site"]
+        key = (inner[:2] if inner else None, c["code"])
+        lb = loop_breaks.get(key)
+        if lb is None:
+            lb = loop_breaks[key] = {
+                "filename": inner[0] if inner else None, "lineno": inner[1] if inner else None,
+                "line": inner[3] if inner else None, "reason": c["reason"], "lib_site": _fr(lib[-1] if lib else None),
+                "frame_site": _fr((fs[0], fs[1], fs[2], _source_line(fs[0], fs[1])) if fs else None),
+                "skipped_frame": {"name": c["code"][0], "filename": c["code"][1], "firstlineno": c["code"][2]},
+                "stack": [f"{f}:{n}" for f, n, _, _ in stack][-8:], "count": 0}
+        lb["count"] += 1
+        k = tuple(c["code"])
+        if k not in skipped:
+            skipped[k] = 1
     res = {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
            "op_count": out.op_count, "break_sites": list(sites.values()), "breaks": breaks[:200],
+           "loop_breaks": list(loop_breaks.values()),
            "skipped_frames": [{"name": k[0], "filename": k[1], "firstlineno": k[2], "count": v}
                               for k, v in skipped.items()],
            "time_s": wall}
+    if loop_errors:
+        res["loop_break_errors"] = loop_errors[:5]
     torch._dynamo.reset()
     return res
 

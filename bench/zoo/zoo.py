@@ -5,15 +5,20 @@
     python bench/zoo/zoo.py list [--family F] [--only NAMES]
     python bench/zoo/zoo.py run [--family F] [--only NAMES] [--jobs N] [--timeout S] [--step-timeout S]
                                 [--results DIR] [--fresh] [--retry FAILED] [--steps a,b] [--onnx-max-params N]
+    python bench/zoo/zoo.py run --steps dynamo --rerun [--only NAMES] [--family F]   # redo steps in place
     python bench/zoo/zoo.py lint [--results DIR] [--refresh]      # fxlint over the libraries (cached)
     python bench/zoo/zoo.py report [--results DIR] [--out docs/agreement.md]
 
 Each model runs in a forked child of this process (the libraries are imported once, here),
 with an alarm per step and a hard limit per model; results are appended, one JSON line per
-model, to DIR/results.jsonl, and a run skips the models already there (resume).
+model, to DIR/results.jsonl, and a run skips the models already there (resume). With --rerun,
+a run redoes only the --steps given for models already there (at the input size they were run
+at) and appends each record with just those steps replaced.
 """
 
 import argparse
+import copy
+import dataclasses
 import datetime
 import json
 import os
@@ -115,15 +120,27 @@ def cmd_run(a):
         os.remove(results_path)
     done = load_results(results_path)
     retry = set(a.retry.split(",")) if a.retry else set()
-    todo = [s for s in specs if s.name not in done or done[s.name].get("status") in retry]
-    print(f"{len(specs)} models selected, {len(specs) - len(todo)} already in {results_path}, {len(todo)} to run",
-          flush=True)
+    rerun_steps = None
+    if a.rerun:
+        if not a.steps:
+            sys.exit("--rerun needs --steps (the steps to redo)")
+        rerun_steps = a.steps.split(",")
+        # only models with a record whose build passed; each at the input size it ran at
+        todo = [dataclasses.replace(s, sizes=(done[s.name]["size"],)) if "size" in done[s.name] else s
+                for s in specs if s.name in done and done[s.name].get("steps", {}).get("build", {}).get("ok")]
+        print(f"{len(specs)} models selected, {len(todo)} with a record to rerun {','.join(rerun_steps)} in",
+              flush=True)
+    else:
+        todo = [s for s in specs if s.name not in done or done[s.name].get("status") in retry]
+        print(f"{len(specs)} models selected, {len(specs) - len(todo)} already in {results_path}, {len(todo)} to run",
+              flush=True)
     if not todo:
         return
     _preimport()
     roots = worker.library_roots()
     static_idx = {}
-    if a.lint == "libraries":
+    joins = rerun_steps is None or "eager" in rerun_steps  # a rerun without eager keeps the records' joins
+    if a.lint == "libraries" and joins:
         lint = static.lint(results_dir, roots, log=lambda m: print(m, flush=True))
         static_idx = {t: static.index(v["findings"]) for t, v in lint.items()}
     opts = {"step_timeout": a.step_timeout, "onnx_max_params": a.onnx_max_params,
@@ -140,6 +157,9 @@ def cmd_run(a):
                 spec = queue.pop(0)
                 partial = os.path.join(results_dir, "partial", safe_name(spec.name) + ".json")
                 lines = os.path.join(results_dir, "lines", safe_name(spec.name) + ".json")
+                if rerun_steps is not None and "eager" not in rerun_steps:
+                    # the record keeps its executed lines: the child's (unwritten) lines go to a scratch path
+                    lines = os.path.join(results_dir, "partial", safe_name(spec.name) + ".lines.json")
                 for p in (partial, lines):
                     if os.path.exists(p):
                         os.remove(p)
@@ -180,17 +200,51 @@ def cmd_run(a):
                 if finished:
                     del running[pid]
                     rec = _final_record(spec, partial, lines, status, time.time() - start, static_idx, results_dir)
+                    if rerun_steps is not None:
+                        rec = _merge_rerun(done[spec.name], rec, rerun_steps, lines)
                     out.write(json.dumps(rec, default=str) + "\n")
                     out.flush()
                     n_done += 1
-                    print(f"[{n_done}/{len(todo)} {time.time() - t_run:6.0f}s] {spec.name}: {_summary(rec)}",
-                          flush=True)
-    if a.lint == "executed":
+                    what = _summary(rec) if rerun_steps is None else _rerun_summary(rec)
+                    print(f"[{n_done}/{len(todo)} {time.time() - t_run:6.0f}s] {spec.name}: {what}", flush=True)
+    if a.lint == "executed" and joins:
         # fxlint over the files the models executed, once per target, then joined into every record
         recs = list(load_results(results_path).values())
         files = static.executed_files(results_dir, recs)
         lint = static.lint(results_dir, roots, files=files, log=lambda m: print(m, flush=True))
         static.refresh_joins(results_dir, results_path, recs, lint)
+
+
+def _merge_rerun(old, new, steps, lines_path):
+    """The old record with the rerun's steps in place of its own (a step the rerun did not reach,
+    its build having failed, keeps the old one); the rerun is noted in the record's ``reruns``."""
+    rec = copy.deepcopy(old)
+    replaced = [s for s in steps if s in new.get("steps", {})]
+    for s in replaced:
+        rec["steps"][s] = new["steps"][s]
+    if "eager" in replaced and "lines_file" in new:
+        rec["lines_file"], rec["static"] = new["lines_file"], new.get("static", {})
+    elif os.path.basename(lines_path).endswith(".lines.json") and os.path.exists(lines_path):
+        os.remove(lines_path)
+    rec.setdefault("reruns", []).append({
+        "steps": replaced, "date": new["date"], "status": new["status"], "wall_s": new["wall_s"],
+        "torch": new.get("torch"), "capture_module": new.get("capture_module"),
+        **({"build_error": new["steps"]["build"].get("error")} if not replaced and new.get("steps", {}).get("build")
+           else {})})
+    return rec
+
+
+def _rerun_summary(rec):
+    rr = rec["reruns"][-1]
+    parts = []
+    for step in rr["steps"]:
+        v = rec["steps"][step]
+        state = "timed out" if v.get("timeout") else ("ok" if v.get("ok") else "skipped" if v.get("ok") is None
+                                                      else "failed")
+        if step == "dynamo" and v.get("ok"):
+            state = f"{v['graph_count']} graphs, {len(v.get('loop_breaks', []))} breaks in loops"
+        parts.append(f"{step} {state}")
+    return f"rerun {', '.join(parts) or 'nothing: ' + rr['status']} ({rr['wall_s']:.0f}s)"
 
 
 def _summary(rec):
@@ -270,6 +324,9 @@ def main(argv=None):
             s.add_argument("--retry", help="also rerun models whose status is one of these (timeout,crashed,...)")
             s.add_argument("--steps", help="comma-separated subset of: " + ",".join(
                 ("eager", "capture", "dynamo", "export_nonstrict", "export_strict", "onnx")))
+            s.add_argument("--rerun", action="store_true",
+                           help="redo --steps for the selected models already in the results (at their recorded "
+                                "input size) and replace just those steps in their records")
             s.add_argument("--onnx-max-params", type=int, default=100_000_000,
                            help="skip the ONNX export above this many parameters (0: never skip)")
             s.add_argument("--no-ort", action="store_true", help="do not run the ONNX model with ONNX Runtime")
