@@ -306,6 +306,22 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
   const BuiltinRefs& b = builtins_;
   PyObject* c = callable.ptr();
 
+  // functools.partial: what it wraps, called with its bound arguments first, as Dynamo does
+  // (`self.act = functools.partial(F.gelu, approximate="tanh")`). The type is looked up once
+  // and kept for the process's life.
+  static PyObject* const partial_type = py::object(py::module_::import("functools").attr("partial")).release().ptr();
+  if (Py_TYPE(c) == reinterpret_cast<PyTypeObject*>(partial_type)) {
+    py::object func = callable.attr("func");
+    std::vector<py::object> full;
+    for (py::handle a : py::tuple(callable.attr("args"))) full.push_back(py::reinterpret_borrow<py::object>(a));
+    full.insert(full.end(), args.begin(), args.end());
+    py::dict merged(callable.attr("keywords"));
+    if (kwargs) {
+      for (auto kv : py::reinterpret_borrow<py::dict>(kwargs)) merged[kv.first] = kv.second;
+    }
+    return call(f, func, std::move(full), merged.empty() ? py::object() : py::object(std::move(merged)));
+  }
+
   // Builtins that need the interpreter's own view of attributes and tensors.
   if (c == b.getattr_fn.ptr() && (args.size() == 2 || args.size() == 3) && !kwargs) {
     try {

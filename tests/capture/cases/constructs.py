@@ -2,6 +2,7 @@
 
 import collections
 import dataclasses
+import functools
 
 import torch
 import torch.nn as nn
@@ -36,6 +37,24 @@ def arithmetic_and_calls(x):
     e = F.softmax(d, dim=-1).mean(dim=0, keepdim=True)
     f = x.sum(1).unsqueeze(1) > 0
     return e.sum() + f.float().sum() + x[1:, ::2].abs().sum() + x[0].sum()
+
+
+class _PartialActivation(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = functools.partial(F.gelu, approximate="tanh")
+        self.scale = functools.partial(_scale, factor=3.0)
+
+    def forward(self, x):
+        return self.scale(self.act(x), bias=1.0)
+
+
+_partial_activation = _PartialActivation()
+
+
+@case(graphs=1, inputs=x43)
+def functools_partial(x):
+    return _partial_activation(x) + functools.partial(torch.add, alpha=2)(x, x)
 
 
 @case(graphs=1, inputs=x43)
