@@ -6,7 +6,7 @@
 
 namespace fxlint {
 
-NodeTable NodeTable::build(const TSTree* tree, const NodeTable* previous) {
+NodeTable NodeTable::build(const TSTree* tree, const NodeTable* previous, const CancelFlag* cancel) {
   // NodeKind is a uint8_t enum: the table is the byte array the flattener takes.
   std::span<const NodeKind> kinds = symbol_kinds();
   FxlintFlatTree before{};
@@ -16,8 +16,11 @@ NodeTable NodeTable::build(const TSTree* tree, const NodeTable* previous) {
   }
   FxlintFlatTree flat = fxlint_flatten(tree, reinterpret_cast<const uint8_t*>(kinds.data()),
                                        static_cast<uint32_t>(kinds.size()), static_cast<uint8_t>(NodeKind::Error),
-                                       previous ? &before : nullptr);
-  if (!flat.nodes) throw std::bad_alloc();
+                                       previous ? &before : nullptr, cancel ? cancel->word() : nullptr);
+  if (!flat.nodes) {
+    throw_if_cancelled(cancel);  // the flag never clears: a set one is why it stopped
+    throw std::bad_alloc();
+  }
   NodeTable table;
   table.nodes_.reset(flat.nodes);
   table.size_ = flat.size;

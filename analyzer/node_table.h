@@ -12,6 +12,7 @@
 #include <tree_sitter/api.h>
 
 #include "analyzer/tree_flatten.h"
+#include "core/cancel.h"
 
 namespace fxlint {
 
@@ -23,7 +24,9 @@ class NodeTable {
   // Flattens the whole tree, named and anonymous nodes alike. With `previous`
   // (the table of the tree `tree` was reparsed from, still alive), the
   // top-level statements tree-sitter reused are copied instead of walked.
-  static NodeTable build(const TSTree* tree, const NodeTable* previous = nullptr);
+  // Once `cancel` is set it stops and throws CheckCancelled: copying a large
+  // file's table costs several times tree-sitter's own reparse.
+  static NodeTable build(const TSTree* tree, const NodeTable* previous = nullptr, const CancelFlag* cancel = nullptr);
 
   const NodeRecord* data() const { return nodes_.get(); }
   size_t size() const { return size_; }

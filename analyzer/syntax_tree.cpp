@@ -20,6 +20,21 @@ TSParser* thread_parser() {
   return holder.parser;
 }
 
+// Parses on this thread's parser. Tree-sitter keeps a stopped parse to resume
+// it on the next call, whatever text that call passes: a stopped parse is
+// dropped here, with its hold on `old_tree`, which stays the caller's.
+TSTree* parse_on_this_thread(const TSTree* old_tree, const std::string& text, const CancelFlag* cancel) {
+  TSParser* parser = thread_parser();
+  ts_parser_set_cancellation_flag(parser, cancel ? cancel->word() : nullptr);
+  TSTree* tree = ts_parser_parse_string(parser, old_tree, text.data(), static_cast<uint32_t>(text.size()));
+  ts_parser_set_cancellation_flag(parser, nullptr);
+  if (!tree) {
+    ts_parser_reset(parser);
+    throw_if_cancelled(cancel);
+  }
+  return tree;
+}
+
 }  // namespace
 
 // Field names come from string literals: cache their ids by pointer so a
@@ -103,18 +118,18 @@ bool has_lone_cr(std::string_view text) {
 
 }  // namespace
 
-SyntaxTree SyntaxTree::parse(std::string text, Keep keep) {
+SyntaxTree SyntaxTree::parse(std::string text, Keep keep, const CancelFlag* cancel) {
   std::string normalized;
   if (has_lone_cr(text)) normalized = with_lone_cr_as_lf(text);
   const std::string& parsed = normalized.empty() ? text : normalized;
-  ParserTree tree(ts_parser_parse_string(thread_parser(), nullptr, parsed.data(),
-                                         static_cast<uint32_t>(parsed.size())));
-  return from_parser_tree(std::move(text), std::move(tree), keep);
+  ParserTree tree(parse_on_this_thread(nullptr, parsed, cancel));
+  return from_parser_tree(std::move(text), std::move(tree), keep, nullptr, cancel);
 }
 
-SyntaxTree SyntaxTree::from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous) {
+SyntaxTree SyntaxTree::from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous,
+                                        const CancelFlag* cancel) {
   if (!tree) throw std::runtime_error("the parser gave no tree");
-  NodeTable table = NodeTable::build(tree.get(), previous);
+  NodeTable table = NodeTable::build(tree.get(), previous, cancel);
   if (keep == Keep::TableOnly) tree.reset();
   return SyntaxTree(std::move(text), std::move(table), std::move(tree));
 }
@@ -132,10 +147,10 @@ TSPoint point_at(std::string_view text, size_t offset) {
 
 }  // namespace
 
-SyntaxTree SyntaxTree::reparse(std::string text) const {
+SyntaxTree SyntaxTree::reparse(std::string text, const CancelFlag* cancel) const {
   // A lone CR is parsed as LF, which changes bytes outside the edit when a
   // CR-LF pair is split or joined: such texts are parsed in full.
-  if (!parser_tree_ || has_lone_cr(text) || has_lone_cr(text_)) return parse(std::move(text), Keep::ParserTree);
+  if (!parser_tree_ || has_lone_cr(text) || has_lone_cr(text_)) return parse(std::move(text), Keep::ParserTree, cancel);
   const std::string& old = text_;
   size_t prefix = 0, limit = std::min(old.size(), text.size());
   while (prefix < limit && old[prefix] == text[prefix]) ++prefix;
@@ -143,7 +158,7 @@ SyntaxTree SyntaxTree::reparse(std::string text) const {
   while (suffix < limit - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
   if (prefix == old.size() && prefix == text.size()) {
     ParserTree same(ts_tree_copy(parser_tree_.get()));
-    return from_parser_tree(std::move(text), std::move(same), Keep::ParserTree, &table_);
+    return from_parser_tree(std::move(text), std::move(same), Keep::ParserTree, &table_, cancel);
   }
   TSInputEdit edit;
   edit.start_byte = static_cast<uint32_t>(prefix);
@@ -152,11 +167,12 @@ SyntaxTree SyntaxTree::reparse(std::string text) const {
   edit.start_point = point_at(old, edit.start_byte);
   edit.old_end_point = point_at(old, edit.old_end_byte);
   edit.new_end_point = point_at(text, edit.new_end_byte);
+  // The edit goes to a copy: this tree stays valid, also when the parse is cancelled.
   ParserTree edited(ts_tree_copy(parser_tree_.get()));
   ts_tree_edit(edited.get(), &edit);
-  ParserTree tree(ts_parser_parse_string(thread_parser(), edited.get(), text.data(), static_cast<uint32_t>(text.size())));
+  ParserTree tree(parse_on_this_thread(edited.get(), text, cancel));
   // This tree is alive while the new one is flattened: its reused statements are copied.
-  return from_parser_tree(std::move(text), std::move(tree), Keep::ParserTree, &table_);
+  return from_parser_tree(std::move(text), std::move(tree), Keep::ParserTree, &table_, cancel);
 }
 
 Node SyntaxTree::first_error() const {

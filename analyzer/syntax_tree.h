@@ -11,6 +11,7 @@
 
 #include "analyzer/node_kind.h"
 #include "analyzer/node_table.h"
+#include "core/cancel.h"
 #include "core/text_range.h"
 
 namespace fxlint {
@@ -143,13 +144,16 @@ class NamedChildren {
 class SyntaxTree {
  public:
   enum class Keep { TableOnly, ParserTree };
-  // Parses `text` (UTF-8) with the Python grammar.
-  static SyntaxTree parse(std::string text, Keep keep = Keep::TableOnly);
+  // Parses `text` (UTF-8) with the Python grammar. Once `cancel` is set the
+  // parse, or the flattening after it, stops where it is (tree-sitter looks
+  // every 100 parse actions) and throws CheckCancelled.
+  static SyntaxTree parse(std::string text, Keep keep = Keep::TableOnly, const CancelFlag* cancel = nullptr);
   // Parses `text`, an edited version of this tree's text, reusing the
   // subtrees tree-sitter can keep: the changed span is found by comparing the
   // two texts, so any edit (or several) works. Without a kept parser tree it
-  // is a full parse. The result keeps its parser tree.
-  SyntaxTree reparse(std::string text) const;
+  // is a full parse. The result keeps its parser tree. Cancelled, it throws
+  // CheckCancelled and this tree is as it was: the next reparse starts from it.
+  SyntaxTree reparse(std::string text, const CancelFlag* cancel = nullptr) const;
 
   SyntaxTree(SyntaxTree&&) noexcept = default;
   SyntaxTree& operator=(SyntaxTree&&) noexcept = default;
@@ -173,7 +177,8 @@ class SyntaxTree {
   };
   using ParserTree = std::unique_ptr<TSTree, DeleteTree>;
   // `previous`: the table of the tree `tree` was reparsed from (still alive).
-  static SyntaxTree from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous = nullptr);
+  static SyntaxTree from_parser_tree(std::string text, ParserTree tree, Keep keep, const NodeTable* previous,
+                                     const CancelFlag* cancel);
 
   SyntaxTree(std::string text, NodeTable table, ParserTree tree)
       : text_(std::move(text)), table_(std::move(table)), parser_tree_(std::move(tree)) {}

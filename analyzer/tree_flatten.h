@@ -6,6 +6,7 @@
    fxlint adds. The result is what the public API reports (the unit tests
    compare the two node by node); it is tied to the pinned tree-sitter
    version. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include <tree_sitter/api.h>
@@ -62,9 +63,12 @@ typedef struct FxlintFlatTree {
    other symbols get `error_kind` if they are the error symbol, else 0.
    `previous` (may be NULL) is the flattening of the tree this one was
    reparsed from; that tree must still be alive, so that a subtree found in
-   both is the same subtree and not a new one at a reused address. */
+   both is the same subtree and not a new one at a reused address.
+   `cancel` (may be NULL) is a word another thread may set, read atomically as
+   tree-sitter reads its cancellation flag: once it is nonzero the flattening
+   stops and returns no nodes, as when memory runs out. */
 FxlintFlatTree fxlint_flatten(const TSTree* tree, const uint8_t* kinds, uint32_t kind_count, uint8_t error_kind,
-                              const FxlintFlatTree* previous);
+                              const FxlintFlatTree* previous, const size_t* cancel);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ SourceInput source_input(const FileSettingsForLsp& s, std::string path, std::str
 }  // namespace
 
 LintRun DocumentLinter::lint(std::span<const Document* const> documents, const Workspace& workspace,
-                             const std::atomic<bool>* cancel) {
+                             const CancelFlag* cancel) {
   // One analysis of every file, as `fxlint check` does it: per-file settings
   // stay per file, and the ways code reaches a compiler are those of every config.
   LintRun run;

@@ -5,12 +5,12 @@
 // not parsed again, and an edited document is reparsed incrementally. Only
 // the open documents get diagnostics.
 // No JSON here: byte ranges in, core Diagnostics out.
-#include <atomic>
 #include <map>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/cancel.h"
 #include "core/diagnostic.h"
 #include "lsp/document_store.h"
 #include "lsp/file_settings.h"
@@ -39,7 +39,7 @@ class DocumentLinter {
   // applies at once); a workspace file's are kept until forget_settings().
   // `cancel`, when set by another thread meanwhile, stops the lint with CheckCancelled.
   LintRun lint(std::span<const Document* const> documents, const Workspace& workspace,
-               const std::atomic<bool>* cancel = nullptr);
+               const CancelFlag* cancel = nullptr);
   void forget_settings() { workspace_.clear(); }
 
  private:

@@ -188,7 +188,9 @@ void Server::handle_message(const std::string& raw) {
       wait_for_analysis(json());
     }
   }
-  if (std::optional<json> response = dispatcher_.dispatch_body(body)) transport_.write(serialize(*response));
+  // The message is parsed once: a burst of keystrokes is hundreds of them.
+  std::optional<json> response = peek.is_discarded() ? dispatcher_.dispatch_body(body) : dispatcher_.dispatch(peek);
+  if (response) transport_.write(serialize(*response));
 }
 
 bool Server::analysed(const std::string& uri) const {
@@ -396,7 +398,7 @@ void Server::did_change(const DidChangeTextDocumentParams& p) {
 }
 
 void Server::cancel_running_lint() {
-  if (running_cancel_) running_cancel_->store(true, std::memory_order_relaxed);
+  if (running_cancel_) running_cancel_->set();
 }
 
 void Server::did_save(const DidSaveTextDocumentParams& p) {

@@ -10,7 +10,6 @@
 // finished lint; a code action, whose edits must fit the current text, waits
 // for the lint of that text, and can be cancelled meanwhile. Each published
 // diagnostic also carries its fix in `data`, as ruff's server does.
-#include <atomic>
 #include <iosfwd>
 #include <deque>
 #include <map>
@@ -77,7 +76,7 @@ class Server {
     WorkspaceWork workspace;
     LintRun run;  // points into `snapshot`
     std::vector<std::string> problems;  // for the log
-    std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+    std::shared_ptr<CancelFlag> cancel = std::make_shared<CancelFlag>();
     bool cancelled = false;  // stopped by `cancel`: `run` is incomplete
   };
   // A verification run off the loop, answered when it ends.
@@ -140,7 +139,7 @@ class Server {
   WorkspaceWork workspace_work_;  // to hand to the next lint
   bool watch_files_ = false;      // the client registers file watchers for us
   bool linting_ = false;
-  std::shared_ptr<std::atomic<bool>> running_cancel_;  // of the running lint
+  std::shared_ptr<CancelFlag> running_cancel_;  // of the running lint
   // A newer text makes the running lint's result stale: stop it.
   void cancel_running_lint();
   bool dirty_ = false;  // documents changed since the running (or last) lint began

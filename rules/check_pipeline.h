@@ -3,7 +3,6 @@
 // CheckSession (which keeps the first half between calls): parsing and
 // indexing one file, which depends on that file alone, and analysing a set of
 // parsed files together (compile regions and argument types cross files).
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,11 +38,11 @@ struct ArgumentMemo {
   std::vector<std::optional<ArgumentTypes>> first, second;  // per file; empty after a failure
 };
 
-// Parses and indexes one input; with `previous` (that file's last tree), an
-// incremental reparse. A failure is recorded in the result; only a set
-// `cancel` throws (CheckCancelled, between the parse and the index).
+// Parses and indexes one input; with `previous` (that file's last tree, left
+// as it was), an incremental reparse. A failure is recorded in the result;
+// only a set `cancel` throws (CheckCancelled, in the parse or after it).
 ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
-                      SyntaxTree::Keep keep, const std::atomic<bool>* cancel);
+                      SyntaxTree::Keep keep, const CancelFlag* cancel);
 
 // Diagnostics of the files whose `report` is set (the others get an empty
 // list but still take part in the project), in input order. With `memo` (the

@@ -12,6 +12,10 @@ struct CheckSession::Cached {
   IndexOptions index_options;
   bool editing = false;
   uint64_t revision = 0;
+  // The memo holds what the walks of this very parse recorded: false from the
+  // parse until a call's analysis gets through, so that a parse made by a
+  // cancelled call is walked again, and the memo of the others outlives it.
+  bool recorded = false;
 };
 
 struct CheckSession::Memo {
@@ -33,7 +37,7 @@ bool same_index_options(const IndexOptions& a, const IndexOptions& b) {
 
 std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const SessionInput> inputs,
                                                          const CheckOptions& options) {
-  if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
+  throw_if_cancelled(options.cancel);
   IndexOptions index_options{options.compile_decorators, options.compile_functions};
   std::unordered_map<std::string, std::unique_ptr<Cached>> kept;
   std::vector<Cached*> entries(inputs.size(), nullptr);
@@ -69,8 +73,10 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
                                    inputs[i].editing ? SyntaxTree::Keep::ParserTree : SyntaxTree::Keep::TableOnly,
                                    options.cancel);
     // Only a session compares interfaces between calls: `fxlint check` never pays for it.
+    throw_if_cancelled(options.cancel);  // a large file's fingerprint takes a millisecond
     parsed.interface = interface_fingerprint(parsed.model);
     entry.file = std::move(parsed);
+    entry.recorded = false;
     entry.module_name = inputs[i].source->module_name;
     entry.index_options = index_options;
     entry.editing = inputs[i].editing;
@@ -78,10 +84,10 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
   try {
     parallel_for(stale.size(), options.jobs, parse);
   } catch (const CheckCancelled&) {
-    // What was parsed is kept (a cancelled file keeps its last parse); the
-    // recorded walks no longer match the files.
+    // What was parsed is kept (a cancelled file keeps its last parse), and
+    // the memo: after a burst of keystrokes, the lint of the last one re-walks
+    // the edited file only, not the project.
     files_ = std::move(kept);
-    memo_ = std::make_unique<Memo>();
     throw;
   }
   for (size_t i = 0; i < inputs.size(); ++i) entries[i]->revision = inputs[i].revision;
@@ -91,20 +97,19 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
   std::vector<const ParsedFile*> parsed;
   std::vector<const SourceInput*> sources;
   std::vector<bool> report;
-  std::vector<bool> reparsed(inputs.size(), false);
+  std::vector<bool> unrecorded;  // parsed since the memo's analysis
   for (size_t i = 0; i < inputs.size(); ++i) {
     parsed.push_back(&entries[i]->file);
     sources.push_back(inputs[i].source);
     report.push_back(inputs[i].report);
+    unrecorded.push_back(!entries[i]->recorded);
   }
-  for (size_t i : stale) reparsed[i] = true;
-  if (!memo_) memo_ = std::make_unique<Memo>();
-  try {
-    return analyze_files(parsed, sources, report, options, &memo_->arguments, &reparsed);
-  } catch (const CheckCancelled&) {
-    memo_ = std::make_unique<Memo>();  // a cancelled analysis leaves no usable records
-    throw;
-  }
+  if (!memo_) memo_ = std::make_unique<Memo>();  // a moved-from session
+  // Cancelled, the memo is either the last complete analysis's or this one's;
+  // the files parsed since stay unrecorded either way.
+  auto out = analyze_files(parsed, sources, report, options, &memo_->arguments, &unrecorded);
+  for (Cached* entry : entries) entry->recorded = true;
+  return out;
 }
 
 }  // namespace fxlint

@@ -83,7 +83,7 @@ void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view t
 }
 
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
-                                  const SourceInput& input, const ArgumentTypes& arguments) {
+                                  const SourceInput& input, const ArgumentTypes& arguments, const CancelFlag* cancel) {
   std::vector<Diagnostic> out;
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
@@ -123,7 +123,9 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       int fi = static_cast<int>(f);
       bool walk = input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
                                               : project.in_region(index, fi, tracer);
-      if (walk) walk_function(project, index, fi, dispatcher, &arguments);
+      if (!walk) continue;
+      throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
+      walk_function(project, index, fi, dispatcher, &arguments);
     }
   }
   for (Diagnostic& d : sink.diagnostics()) {
@@ -157,13 +159,13 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
 bool ParsedFile::too_deep() const { return tree && tree->depth() > kMaxAnalyzedDepth; }
 
 ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, const SyntaxTree* previous,
-                      SyntaxTree::Keep keep, const std::atomic<bool>* cancel) {
+                      SyntaxTree::Keep keep, const CancelFlag* cancel) {
   ParsedFile file;
   bool package = is_package_path(input.path);
   try {
-    file.tree = std::make_unique<SyntaxTree>(previous ? previous->reparse(input.text)
-                                                      : SyntaxTree::parse(input.text, keep));
-    if (cancel && cancel->load(std::memory_order_relaxed)) throw CheckCancelled{};
+    file.tree = std::make_unique<SyntaxTree>(previous ? previous->reparse(input.text, cancel)
+                                                      : SyntaxTree::parse(input.text, keep, cancel));
+    throw_if_cancelled(cancel);
     if (!file.too_deep()) {
       file.model = index_file(*file.tree, input.module_name, package, options);
       return file;
@@ -183,7 +185,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
                                                    std::span<const SourceInput* const> inputs,
                                                    const std::vector<bool>& report, const CheckOptions& options,
                                                    ArgumentMemo* memo, const std::vector<bool>* reparsed) {
-  auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+  auto cancelled = [&] { return options.cancel && options.cancel->is_set(); };
   if (cancelled()) throw CheckCancelled{};
   std::vector<std::optional<std::string>> failure(files.size());
   for (size_t i = 0; i < files.size(); ++i) failure[i] = files[i]->failure;
@@ -253,7 +255,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     if (cancelled()) throw CheckCancelled{};
     if (!failure[i]) {
       try {
-        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second);
+        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second, options.cancel);
         return;
       } catch (const std::exception& e) {
         failure[i] = e.what();

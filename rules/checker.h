@@ -1,11 +1,11 @@
 #pragma once
 // The one entry point for linting: the CLI and the language server both call
 // check_sources. Takes in-memory text; never prints, never touches the disk.
-#include <atomic>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/cancel.h"
 #include "core/diagnostic.h"
 #include "rules/registry.h"
 
@@ -44,13 +44,10 @@ struct CheckOptions {
   // at exit faster than freeing them node by node (clang's -disable-free).
   bool release_memory = true;
   // Set by another thread when the result is no longer wanted (the language
-  // server got a newer text): the analysis then stops with CheckCancelled.
-  const std::atomic<bool>* cancel = nullptr;
+  // server got a newer text): the analysis then stops with CheckCancelled, in
+  // a parse or between two steps (indexing a file, walking a function).
+  const CancelFlag* cancel = nullptr;
 };
-
-// Thrown when CheckOptions::cancel was set. Not a std::exception, so that no
-// per-file handler reports it as that file's failure.
-struct CheckCancelled {};
 
 // Diagnostics per input, in input order, each list sorted by position (then
 // code). Severities are the target's; a rule the target has off but the user

@@ -126,3 +126,28 @@ TEST_CASE("an edit inside one statement copies the others from the previous tabl
   CHECK(third.copied_statements() == 49);
   CHECK(difference(third, SyntaxTree::parse(edited)) == "");
 }
+
+TEST_CASE("a cancelled parse throws; the tree it started from still reparses like a fresh parse") {
+  // Large enough that tree-sitter looks at the flag (every 100 parse actions)
+  // long before the end: a set flag stops the parse mid-way.
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "def f" + std::to_string(i) + "(x):\n    return x.item() + " + std::to_string(i) + "\n\n";
+  SyntaxTree tree = SyntaxTree::parse(text, SyntaxTree::Keep::ParserTree);
+  std::string edited = text;
+  edited.insert(edited.find("+ 1000\n") + 1, " 1 +");
+  CancelFlag cancel;
+  cancel.set();
+  CHECK_THROWS_AS(tree.reparse(edited, &cancel), CheckCancelled);
+  CHECK_THROWS_AS(SyntaxTree::parse(edited, SyntaxTree::Keep::ParserTree, &cancel), CheckCancelled);
+  CHECK_THROWS_AS(tree.reparse(text, &cancel), CheckCancelled);  // nothing to parse: stopped in the flattening
+  // The stopped parse is not resumed by this thread's next one, of another text.
+  CHECK(difference(SyntaxTree::parse("y = 1\n"), SyntaxTree::parse("y = 1\n", SyntaxTree::Keep::ParserTree)) == "");
+  // The tree is unchanged: a reparse from it still reuses what the edit left alone.
+  SyntaxTree next = tree.reparse(edited);
+  CHECK(next.copied_statements() == 1999);
+  CHECK(difference(next, SyntaxTree::parse(edited)) == "");
+  CHECK(difference(tree, SyntaxTree::parse(text)) == "");
+  // A flag that is never set changes nothing.
+  CancelFlag unset;
+  CHECK(difference(tree.reparse(edited, &unset), next) == "");
+}

@@ -1,5 +1,7 @@
 #include "tests/support/catch.h"
 
+#include <random>
+
 #include "core/line_index.h"
 #include "lsp/document_store.h"
 #include "lsp/lsp_error.h"
@@ -27,7 +29,8 @@ TEST_CASE("changes apply in order, each against the text the previous one left")
       edit(0, 1, 1, 0, " + "),      // "a + BB\nc\n": joins lines 0 and 1
       edit(1, 1, 1, 1, "\nd"),      // insert after c
   };
-  const Document& d = store.change("file:///m.py", 2, changes);
+  store.change("file:///m.py", 2, changes);
+  const Document& d = *store.find("file:///m.py");
   CHECK(d.text == "a + BB\nc\nd\n");
   CHECK(d.version == 2);
   CHECK(d.path == "/m.py");
@@ -37,9 +40,11 @@ TEST_CASE("a full change replaces the text; positions past a line's end clamp to
   DocumentStore store;
   store.open("file:///m.py", 1, "old");
   std::vector<TextDocumentContentChangeEvent> changes = {{std::nullopt, "abc\ndef"}, edit(0, 99, 1, 0, "")};
-  CHECK(store.change("file:///m.py", 2, changes).text == "abcdef");
+  store.change("file:///m.py", 2, changes);
+  CHECK(store.find("file:///m.py")->text == "abcdef");
   std::vector<TextDocumentContentChangeEvent> append = {edit(7, 0, 7, 0, "!")};
-  CHECK(store.change("file:///m.py", 3, append).text == "abcdef!");
+  store.change("file:///m.py", 3, append);
+  CHECK(store.find("file:///m.py")->text == "abcdef!");
 }
 
 TEST_CASE("a bad change leaves the document as it was") {
@@ -80,4 +85,49 @@ TEST_CASE("range offsets agree with a line index, with LF and with CR line break
       }
     }
   }
+}
+
+TEST_CASE("changes held until the document is read give the text of applying them one by one") {
+  const char* pieces[] = {"", "x", " ", "\n", "\xC3\xA9", "\xF0\x9F\x98\x80", "def f(x):\n    return x\n", "\r\n"};
+  std::mt19937 rng(20261130);
+  auto pick = [&](uint32_t n) { return std::uniform_int_distribution<uint32_t>(0, n)(rng); };
+  for (int round = 0; round < 200; ++round) {
+    // A third of the rounds type CR line breaks, which take the line index path.
+    bool cr = round % 3 == 0;
+    std::string expected = cr ? "a = 1\r\nb = 2\r\n" : "a = 1\n\xC3\xA9 = 2\n\nlast";
+    DocumentStore store;
+    store.open("file:///m.py", 1, expected);
+    for (int message = 0; message < 30; ++message) {
+      std::vector<TextDocumentContentChangeEvent> changes;
+      for (uint32_t k = pick(2) + 1; k > 0; --k) {
+        if (pick(40) == 0) {
+          changes.push_back({std::nullopt, "full\ntext\n"});
+          continue;
+        }
+        uint32_t l1 = pick(6), l2 = l1 + (pick(3) == 0 ? pick(2) : 0);
+        uint32_t c1 = pick(9), c2 = l2 == l1 ? c1 + pick(3) : pick(9);
+        std::string piece = pieces[pick(cr ? 7 : 6)];
+        changes.push_back(edit(l1, c1, l2, c2, piece));
+      }
+      for (const TextDocumentContentChangeEvent& c : changes) apply_content_change(expected, c);
+      store.change("file:///m.py", message + 2, changes);
+      // Read now and then, as the server does when a lint starts.
+      if (pick(4) == 0 || message == 29) {
+        INFO("round " << round << ", message " << message);
+        REQUIRE(store.find("file:///m.py")->text == expected);
+        CHECK(store.all()[0]->version == message + 2);
+      }
+    }
+  }
+}
+
+TEST_CASE("a bad range among several changes leaves the text as it was") {
+  std::string text = "a\nb\n";
+  std::vector<TextDocumentContentChangeEvent> changes = {edit(0, 0, 0, 1, "X"), edit(1, 0, 1, 1, "Y"),
+                                                         edit(1, 1, 0, 0, "")};
+  CHECK_THROWS_AS(apply_content_changes(text, changes), LspError);
+  CHECK(text == "a\nb\n");
+  changes.pop_back();
+  apply_content_changes(text, changes);
+  CHECK(text == "X\nY\n");
 }

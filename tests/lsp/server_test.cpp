@@ -384,3 +384,86 @@ TEST_CASE("didSave with text replaces the document and relints it") {
   CHECK(codes(published[1]) == std::vector<std::string>{"FX101"});
   CHECK(r.status == 1);  // the input ended without shutdown
 }
+
+TEST_CASE("a saved or watched config file makes the server list the workspace and resolve its settings again") {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("fxlint-lsp-config-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  std::ofstream(root / "model.py") << kModel;
+  std::ofstream(root / "helpers.py") << kHelper;
+  std::ofstream(root / "other.py") << "x = 1\n";
+  std::ofstream(root / "fxlint.toml") << "";
+  std::string helpers = (root / "helpers.py").string(), model = (root / "model.py").string();
+  std::string other = (root / "other.py").string();
+  // The lister decides what belongs: the second listing leaves the model out,
+  // as a config that excludes it would.
+  int listed = 0;
+  WorkspaceLister lister = [&](const std::string&) {
+    ++listed;
+    return listed == 2 ? std::vector<std::string>{helpers, other} : std::vector<std::string>{helpers, model, other};
+  };
+  int other_settings = 0;
+  FileSettingsProvider settings = [&](const std::string& path) {
+    if (path == other) ++other_settings;
+    return stem_module(path);
+  };
+  std::string helpers_uri = "file://" + helpers, config_uri = "file://" + (root / "fxlint.toml").string();
+  auto watched = [&](const std::string& uri, int type) {
+    return json{{"changes", {{{"uri", uri}, {"type", type}}}}};
+  };
+  Session s;
+  s.request("initialize", {{"rootUri", "file://" + root.string()}});
+  s.notify("initialized");
+  s.open(helpers_uri, kHelper);
+  s.sync(helpers_uri);
+  s.open(config_uri, "");
+  s.notify("textDocument/didSave", {{"textDocument", {{"uri", config_uri}}}});
+  s.sync(helpers_uri);
+  s.notify("workspace/didChangeWatchedFiles", watched("file://" + other, 2));  // read again, nothing more
+  s.sync(helpers_uri);
+  s.notify("workspace/didChangeWatchedFiles", watched(config_uri, 2));
+  s.sync(helpers_uri);
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run(settings, lister);
+  fs::remove_all(root);
+  CHECK(listed == 3);
+  CHECK(other_settings == 3);
+  std::vector<json> helper = r.published(helpers_uri);
+  REQUIRE(helper.size() == 3);
+  CHECK(codes(helper[0]) == std::vector<std::string>{"FX101"});  // the model on disk compiles it
+  CHECK(helper[1].empty());                                      // listed without the model
+  CHECK(codes(helper[2]) == std::vector<std::string>{"FX101"});
+}
+
+TEST_CASE("fxlint.verify: a verification that cannot run is answered and shown as an error") {
+  ServerOptions options;
+  options.version = "test";
+  options.verify = [](const RuntimeTarget&) -> RuntimeVerification {
+    throw std::runtime_error("no Python environment with torch");
+  };
+  Session s;
+  s.request("initialize", json::object());
+  s.notify("initialized");
+  s.open("file:///p/net.py", "import torch\n");
+  json arguments = {{"target", "net.py:Net"}, {"inputs", {"float32[2,3]"}}, {"root", "/p"}};
+  s.request("workspace/executeCommand", {{"command", "fxlint.verify"}, {"arguments", {arguments}}});
+  s.request("shutdown", nullptr);
+  s.notify("exit");
+  Session::Result r = s.run(std::move(options));
+  CHECK(r.status == 0);
+  const json& result = r.response(2)["result"];
+  CHECK(result["ran"] == false);
+  CHECK(result["passed"] == false);
+  CHECK(result["backend"] == "capture");
+  CHECK(result["summary"] == "cannot verify: no Python environment with torch");
+  CHECK(result["findings"] == 0);
+  std::vector<json> shown;
+  for (const json& m : r.messages) {
+    if (m.value("method", "") == "window/showMessage") shown.push_back(m["params"]);
+  }
+  REQUIRE(shown.size() == 1);
+  CHECK(shown[0]["type"] == 1);
+  CHECK(shown[0]["message"] == "fxlint verify net.py:Net: cannot verify: no Python environment with torch");
+  for (const json& published : r.published("file:///p/net.py")) CHECK(published.empty());
+}

@@ -3,9 +3,12 @@
 #include "tests/support/catch.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rules/check_session.h"
@@ -125,7 +128,8 @@ TEST_CASE("a cancelled check stops, and the next call still gives the full resul
   std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", kModel),
                                     input("pkg/helpers.py", "pkg.helpers", kHelpers)};
   std::vector<SessionInput> si = {{&files[0], true, true}, {&files[1], true, true}};
-  std::atomic<bool> cancel{true};
+  CancelFlag cancel;
+  cancel.set();
   CheckOptions options;
   options.cancel = &cancel;
   CHECK_THROWS_AS(session.check(si, options), CheckCancelled);
@@ -189,4 +193,66 @@ TEST_CASE("what unchanged files recorded is reused only while it holds") {
   auto out = session_codes(session, files);
   REQUIRE(out[2].size() == 1);
   CHECK(out[2][0].starts_with("FX103@"));
+}
+
+TEST_CASE("checks cancelled at any point leave the session equal to a fresh check") {
+  // An editor's burst: each text's check is cancelled by the next one, at a
+  // point that varies (in a parse, between the parse and the analysis, in the
+  // walks); every check that gets through must still be a fresh check's.
+  const std::string model =
+      "import torch\n"
+      "from pkg.middle import relay\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return relay(ARG)\n";
+  const std::string middle = "from pkg.leaf import use\ndef relay(v):\n    w = v\n    return use(w)\n";
+  const std::string leaf = "def use(t):\n    if t.sum() > 0:\n        return t\n    return t\n";
+  const char* args[] = {"x", "x.shape[0]", "x + 1", "3"};
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", model),
+                                    input("pkg/middle.py", "pkg.middle", middle),
+                                    input("pkg/leaf.py", "pkg.leaf", leaf)};
+  std::vector<SessionInput> si = {{&files[0], true, true}, {&files[1], true, true}, {&files[2], true, true}};
+  CheckSession session;
+  session.check(si, CheckOptions{});
+  auto started = std::chrono::steady_clock::now();
+  files[0].text = model;
+  files[0].text.replace(files[0].text.find("ARG"), 3, "y");
+  session.check(si, CheckOptions{});
+  auto one_check = std::chrono::steady_clock::now() - started;  // of one edited file
+  std::mt19937 rng(20261130);
+  int cancelled = 0;
+  for (int step = 0; step < 400; ++step) {
+    files[0].text = model;
+    files[0].text.replace(files[0].text.find("ARG"), 3, args[step % 4]);
+    // Now and then the leaf's body changes too, so that more than one file is parsed again.
+    if (step % 5 == 0) files[2].text = step % 10 == 0 ? leaf : "def use(t):\n    return t.item()\n";
+    CancelFlag cancel;
+    CheckOptions options;
+    options.cancel = &cancel;
+    auto delay = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        one_check * std::uniform_real_distribution<double>(0, 1.2)(rng));
+    std::atomic<bool> go{false};
+    std::thread canceller([&] {
+      while (!go.load()) {
+      }
+      for (auto until = std::chrono::steady_clock::now() + delay; std::chrono::steady_clock::now() < until;) {
+      }
+      cancel.set();
+    });
+    bool stopped = false;
+    go = true;
+    try {
+      session.check(si, options);
+    } catch (const CheckCancelled&) {
+      stopped = true;
+      ++cancelled;
+    }
+    canceller.join();
+    // The same texts again: what the cancelled check parsed must not be taken for recorded.
+    if (stopped || step % 4 == 0) {
+      INFO("step " << step);
+      REQUIRE(session_codes(session, files) == fresh_codes(files));
+    }
+  }
+  CHECK(cancelled > 0);
 }
