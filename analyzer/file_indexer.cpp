@@ -59,6 +59,7 @@ class Indexer {
     int method_class = -1; // class of the nearest enclosing method
     bool hatch = false;    // inside an escape hatch: no call edges
     bool top_level = true; // a direct statement of the module
+    int guard = -1;        // the innermost `if` arm (FunctionInfo::guards) whose condition calls something
   };
 
   void visit_block(Node block, const Ctx& ctx) {
@@ -615,16 +616,16 @@ class Indexer {
     if (ctx.function < 0 || ctx.hatch) return;
     FunctionInfo& f = fn(ctx);
     if (callee.is(NodeKind::Identifier)) {
-      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_)), call});
+      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_)), ctx.guard});
     } else if (callee.is(NodeKind::Attribute)) {
       Node object = callee.field("object").unparenthesized();
       std::string attr(callee.field("attribute").text(src_));
       if (object.is(NodeKind::Identifier) && object.text(src_) == "self") {
-        f.calls.push_back({CallEdge::Kind::SelfMethod, attr, call});
+        f.calls.push_back({CallEdge::Kind::SelfMethod, attr, ctx.guard});
       } else if (object.is(NodeKind::Call) && dotted_text(object.field("function"), src_) == "super") {
-        f.calls.push_back({CallEdge::Kind::SuperMethod, attr, call});
+        f.calls.push_back({CallEdge::Kind::SuperMethod, attr, ctx.guard});
       } else if (!written.empty()) {
-        f.calls.push_back({CallEdge::Kind::Dotted, written, call});
+        f.calls.push_back({CallEdge::Kind::Dotted, written, ctx.guard});
       }
     }
   }
@@ -651,6 +652,15 @@ class Indexer {
     }
     std::string target = dotted_text(arg, src_);
     if (!target.empty()) m_.compile_seeds.push_back({target, ctx.function, ctx.method_class});
+  }
+
+  // A call, or `not`/`and`/`or` with one among their operands.
+  static bool calls_at_top(Node cond) {
+    cond = cond.unparenthesized();
+    if (cond.is(NodeKind::Call)) return true;
+    if (cond.is(NodeKind::NotOperator)) return calls_at_top(cond.field("argument"));
+    if (cond.is(NodeKind::BooleanOperator)) return calls_at_top(cond.field("left")) || calls_at_top(cond.field("right"));
+    return false;
   }
 
   // `if not is_compiling():` etc.: calls in the hatch arm make no call edges.
@@ -682,9 +692,18 @@ class Indexer {
     visit(cond, inner);
     Ctx body_ctx = inner;
     body_ctx.hatch = inner.hatch || body_is_hatch;
-    if (Node body = n.field("consequence")) visit_block(body, body_ctx);
     Ctx else_ctx = inner;
     else_ctx.hatch = inner.hatch || else_is_hatch;
+    // Arms whose condition calls something (a project function may report the
+    // tracing state): the project model decides later whether a tracer takes them.
+    if (ctx.function >= 0 && calls_at_top(cond)) {
+      std::vector<ArmGuard>& guards = fn(ctx).guards;
+      body_ctx.guard = static_cast<int>(guards.size());
+      guards.push_back({cond, true, ctx.guard});
+      else_ctx.guard = static_cast<int>(guards.size());
+      guards.push_back({cond, false, ctx.guard});
+    }
+    if (Node body = n.field("consequence")) visit_block(body, body_ctx);
     for (Node alt : NamedChildren(n)) {
       if (alt.is(NodeKind::ElifClause) || alt.is(NodeKind::ElseClause)) visit(alt, else_ctx);
     }

@@ -66,6 +66,16 @@ uint64_t interface_fingerprint(const FileModel& m) {
     for (const CallEdge& c : f.calls) {
       h.number(static_cast<uint64_t>(c.kind));
       h.bytes(c.name);
+      h.number(static_cast<uint64_t>(c.guard + 1));
+    }
+    for (const ArmGuard& g : f.guards) {
+      h.bytes(g.condition.text(m.source));
+      h.number(static_cast<uint64_t>(g.when) | static_cast<uint64_t>(g.parent + 1) << 1);
+    }
+    // What a small function returns may make it an escape-hatch predicate for
+    // its callers elsewhere (`def is_tracing(): return torch.compiler.is_compiling()`).
+    if (Node body = f.node.field("body"); body && body.named_child_count() <= 12 && body.end() - body.start() <= 4096) {
+      h.bytes(body.text(m.source));
     }
     hash_strings(h, f.locals);
     hash_strings(h, f.globals);

@@ -28,7 +28,16 @@ struct CallEdge {
   };
   Kind kind;
   std::string name;
-  Node call;  // where: a tracer may never run it (`if not is_tracing(): helper(x)`)
+  int guard = -1;  // the innermost `if` arm holding the call (FunctionInfo::guards), -1 when none
+};
+
+// An `if` arm that holds calls: taken when `condition` is `when`. A tracer
+// never runs the calls under an arm whose condition it knows to be the other
+// way (`if torchvision._is_tracing(): return onnx_loop(x)` under Dynamo).
+struct ArmGuard {
+  Node condition;
+  bool when = true;
+  int parent = -1;  // the enclosing guard, -1 when none
 };
 
 // Why a function starts a compile region.
@@ -57,6 +66,7 @@ struct FunctionInfo {
   bool is_static = false;  // @staticmethod
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches
+  std::vector<ArmGuard> guards;  // of the calls, by CallEdge::guard
   StringSet locals;     // names bound in this scope
   StringSet globals;    // declared `global`
   StringSet nonlocals;  // declared `nonlocal`

@@ -28,12 +28,14 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
       module_class_uncached({static_cast<int>(i), static_cast<int>(c)}, 0);
     }
   }
-  for (size_t i = 0; i < files.size(); ++i) hatch_.emplace_back(files[i]->functions.size(), int8_t{-1});
-  for (size_t i = 0; i < files.size(); ++i) {
-    for (size_t f = 0; f < files[i]->functions.size(); ++f) hatch_uncached({static_cast<int>(i), static_cast<int>(f)}, 0);
+  for (const FileModel* f : files) {
+    size_t n = f->functions.size();
+    hatch_.push_back(std::make_unique<std::atomic<int8_t>[]>(n));
+    for (size_t i = 0; i < n; ++i) hatch_.back()[i].store(-1, std::memory_order_relaxed);
   }
   compute_regions(entry_points, Tracer::Fx);
   compute_regions(entry_points, Tracer::Dynamo);
+  condition_truth_.clear();
 }
 
 namespace {
@@ -62,13 +64,31 @@ bool collect_returns(Node body, std::vector<std::pair<Node, bool>>& out) {
 
 }  // namespace
 
-// Memoized over the call graph; a function is NotAHatch while it is computed, so cycles end.
-torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, int depth) {
+torch_api::HatchPredicate ProjectModel::hatch_of_function(FunctionRef f) const {
+  std::vector<FunctionRef> visiting;
+  return hatch_uncached(f, visiting);
+}
+
+// Memoized over the call graph; a function met again on its own call chain is
+// NotAHatch there, so cycles end.
+torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, std::vector<FunctionRef>& visiting) const {
   using torch_api::HatchPredicate;
-  int8_t& memo = hatch_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
-  if (memo >= 0) return static_cast<HatchPredicate>(memo);
-  memo = static_cast<int8_t>(HatchPredicate::NotAHatch);
-  if (depth > 8) return HatchPredicate::NotAHatch;
+  std::atomic<int8_t>& memo = hatch_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)];
+  int8_t known = memo.load(std::memory_order_relaxed);
+  if (known >= 0) return static_cast<HatchPredicate>(known);
+  for (FunctionRef v : visiting) {
+    if (v.file == f.file && v.function == f.function) return HatchPredicate::NotAHatch;
+  }
+  if (visiting.size() > 8) return HatchPredicate::NotAHatch;
+  visiting.push_back(f);
+  HatchPredicate k = hatch_computed(f, visiting);
+  visiting.pop_back();
+  memo.store(static_cast<int8_t>(k), std::memory_order_relaxed);
+  return k;
+}
+
+torch_api::HatchPredicate ProjectModel::hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const {
+  using torch_api::HatchPredicate;
   const FunctionInfo& info = file(f.file).functions[static_cast<size_t>(f.function)];
   Node body = info.node.field("body");
   if (info.node.is(NodeKind::Lambda)) return HatchPredicate::NotAHatch;
@@ -80,20 +100,20 @@ torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, int depth)
     // `except Exception: return False`: the eager fallback of a guarded import.
     if (in_except && value.size() == 1 && value[0].is(NodeKind::False)) continue;
     if (value.size() != 1) return HatchPredicate::NotAHatch;
-    HatchPredicate k = hatch_of_expression(f, body, value[0], depth);
+    HatchPredicate k = hatch_of_expression(f, body, value[0], 0, visiting);
     if (k == HatchPredicate::NotAHatch || (kind && *kind != k)) return HatchPredicate::NotAHatch;
     kind = k;
   }
-  if (!kind) return HatchPredicate::NotAHatch;
-  memo = static_cast<int8_t>(*kind);
-  return *kind;
+  return kind ? *kind : HatchPredicate::NotAHatch;
 }
 
-bool ProjectModel::traced_path(FunctionRef f, Node call) const {
-  if (!call) return true;
+bool ProjectModel::traced_path(FunctionRef f, int guard) {
   const FileModel& fm = file(f.file);
-  auto truth = [&](Node cond) {
-    return truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
+  const std::vector<ArmGuard>& guards = fm.functions[static_cast<size_t>(f.function)].guards;
+  auto truth = [&](Node cond) -> std::optional<bool> {
+    auto cached = condition_truth_.find(cond.id());
+    if (cached != condition_truth_.end()) return cached->second;
+    std::optional<bool> t = truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
       if (!leaf.is(NodeKind::Call)) return std::nullopt;
       Node callee = leaf.field("function");
       torch_api::HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
@@ -103,21 +123,19 @@ bool ProjectModel::traced_path(FunctionRef f, Node call) const {
       }
       return truth_of_hatch(k);
     });
+    condition_truth_.emplace(cond.id(), t);
+    return t;
   };
-  Node top = fm.functions[static_cast<size_t>(f.function)].node;
-  for (Node child = call, parent = call.parent(); parent && !(child == top); child = parent, parent = parent.parent()) {
-    if (parent.is(NodeKind::IfStatement) || parent.is(NodeKind::ElifClause)) {
-      // The taken arm's block: its condition must be able to hold.
-      if (child == parent.field("consequence") && truth(parent.field("condition")) == false) return false;
-    }
-    if ((child.is(NodeKind::ElifClause) || child.is(NodeKind::ElseClause)) && parent.is(NodeKind::IfStatement)) {
-      if (truth(parent.field("condition")) == true) return false;  // the `if` arm is always taken
-    }
+  for (int g = guard; g >= 0; g = guards[static_cast<size_t>(g)].parent) {
+    const ArmGuard& arm = guards[static_cast<size_t>(g)];
+    std::optional<bool> t = truth(arm.condition);
+    if (t && *t != arm.when) return false;
   }
   return true;
 }
 
-torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node body, Node e, int depth) {
+torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node body, Node e, int depth,
+                                                           std::vector<FunctionRef>& visiting) const {
   using torch_api::HatchPredicate;
   const FileModel& fm = file(f.file);
   if (depth > 8) return HatchPredicate::NotAHatch;  // `x = x or y`, deep wrappers
@@ -127,14 +145,14 @@ torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node 
     HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
     if (k != HatchPredicate::NotAHatch) return k;
     FunctionRef g = resolve_function(f.file, f.function, dotted_text(callee, fm.source));
-    return g.valid() ? hatch_uncached(g, depth + 1) : HatchPredicate::NotAHatch;
+    return g.valid() ? hatch_uncached(g, visiting) : HatchPredicate::NotAHatch;
   }
   // `a or b`: true under a tracer when either is (is_compiling() or is_jit_tracing()).
   if (e.is(NodeKind::BooleanOperator)) {
     Node op = e.field("operator");
     if (!op || op.text(fm.source) != "or") return HatchPredicate::NotAHatch;
-    HatchPredicate l = hatch_of_expression(f, body, e.field("left"), depth + 1);
-    HatchPredicate r = hatch_of_expression(f, body, e.field("right"), depth + 1);
+    HatchPredicate l = hatch_of_expression(f, body, e.field("left"), depth + 1, visiting);
+    HatchPredicate r = hatch_of_expression(f, body, e.field("right"), depth + 1, visiting);
     if (l == HatchPredicate::IsCompiling || r == HatchPredicate::IsCompiling) return HatchPredicate::IsCompiling;
     return HatchPredicate::NotAHatch;
   }
@@ -154,7 +172,7 @@ torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node 
             return;
           }
           Node right = n.field("right");
-          HatchPredicate k = right ? hatch_of_expression(f, body, right, depth + 1) : HatchPredicate::NotAHatch;
+          HatchPredicate k = right ? hatch_of_expression(f, body, right, depth + 1, visiting) : HatchPredicate::NotAHatch;
           ok = k == HatchPredicate::IsCompiling;
           kind = k;
           return;
@@ -421,7 +439,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     const FunctionInfo& fn = f.functions[static_cast<size_t>(cur.function)];
     int cls = method_class(cur.file, cur.function);
     for (const CallEdge& e : fn.calls) {
-      if (!traced_path(cur, e.call)) continue;
+      if (e.guard >= 0 && !traced_path(cur, e.guard)) continue;
       switch (e.kind) {
         case CallEdge::Kind::Name: {
           FunctionRef target = resolve_function(cur.file, cur.function, e.name);

@@ -2,6 +2,9 @@
 // The cross-file half of the semantic model: which functions are compiled
 // (compile regions), which classes are nn.Modules, and name resolution across
 // the files being checked.
+#include <atomic>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -62,9 +65,9 @@ class ProjectModel {
   // What a project function that only reports the tracing state returns:
   // `def is_tracing(x=None): return torch.compiler.is_compiling() or ...` is
   // an escape-hatch predicate like the torch function it wraps.
-  torch_api::HatchPredicate hatch_of_function(FunctionRef f) const {
-    return static_cast<torch_api::HatchPredicate>(hatch_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)]);
-  }
+  // Computed on first use (most functions are never asked) and remembered; safe
+  // from several walking threads.
+  torch_api::HatchPredicate hatch_of_function(FunctionRef f) const;
 
  private:
   using TopLevel = StringMap<int> FileModel::*;
@@ -80,11 +83,13 @@ class ProjectModel {
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
-  torch_api::HatchPredicate hatch_uncached(FunctionRef f, int depth);
-  // Whether a tracer can run `call` in function `f`: not in the arm of an `if`
-  // it never takes (`if torchvision._is_tracing(): onnx_loop(x)` under Dynamo).
-  bool traced_path(FunctionRef f, Node call) const;
-  torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth);
+  torch_api::HatchPredicate hatch_uncached(FunctionRef f, std::vector<FunctionRef>& visiting) const;
+  torch_api::HatchPredicate hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const;
+  // Whether a tracer can run a call of function `f` under `guard`: not in the
+  // arm of an `if` it never takes (`if torchvision._is_tracing(): onnx_loop(x)`).
+  bool traced_path(FunctionRef f, int guard);
+  torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth,
+                                                std::vector<FunctionRef>& visiting) const;
 
   std::span<const FileModel* const> files_;
   StringMap<int> by_module_;  // module name -> file
@@ -92,7 +97,11 @@ class ProjectModel {
   std::vector<std::vector<bool>> regions_[2];  // by index_of(Tracer)
   std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
-  std::vector<std::vector<int8_t>> hatch_;  // HatchPredicate by function; -1 while being computed
+  // Truth under a tracer of the conditions call edges lie under, while the
+  // regions are computed (both tracers ask the same).
+  std::unordered_map<const void*, std::optional<bool>> condition_truth_;
+  // HatchPredicate by function, -1 until asked.
+  mutable std::vector<std::unique_ptr<std::atomic<int8_t>[]>> hatch_;
 };
 
 }  // namespace fxlint

@@ -240,6 +240,9 @@ TEST_CASE("checks cancelled at any point leave the session equal to a fresh chec
       cancel.set();
     });
     bool stopped = false;
+    // Some checks are cancelled before they start, so that a loaded machine,
+    // where the delays above may all come too late, still cancels some.
+    if (step % 8 == 7) cancel.set();
     go = true;
     try {
       session.check(si, options);
