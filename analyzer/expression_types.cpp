@@ -334,7 +334,7 @@ Value SemanticModel::call_value(Node call) const {
       return Value::tensor();
     }
     if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
-      return method_call_value(call, callee, positional);
+      return method_call_value(call, callee);
     }
   }
 
@@ -395,7 +395,7 @@ Value SemanticModel::call_value(Node call) const {
 }
 
 // self.method(...) / self.block(...)
-Value SemanticModel::method_call_value(Node call, Node callee, const std::vector<Node>&) const {
+Value SemanticModel::method_call_value(Node call, Node callee) const {
   std::string_view method = callee.field("attribute").text(src_);
   FunctionRef m = project_.find_method({file_index_, cls_}, method);
   if (m.valid()) {

@@ -69,6 +69,20 @@ torch_api::HatchPredicate ProjectModel::hatch_of_function(FunctionRef f) const {
   return hatch_uncached(f, visiting);
 }
 
+torch_api::HatchPredicate ProjectModel::hatch_of_call(int file, int scope, Node callee, std::string_view qualified) const {
+  std::vector<FunctionRef> visiting;
+  return hatch_of_call(file, scope, callee, qualified, visiting);
+}
+
+torch_api::HatchPredicate ProjectModel::hatch_of_call(int file, int scope, Node callee, std::string_view qualified,
+                                                     std::vector<FunctionRef>& visiting) const {
+  torch_api::HatchPredicate k = torch_api::hatch_predicate(qualified);
+  if (k != torch_api::HatchPredicate::NotAHatch) return k;
+  std::string written = dotted_text(callee.unparenthesized(), this->file(file).source);
+  FunctionRef f = written.empty() ? FunctionRef{} : resolve_function(file, scope, written);
+  return f.valid() ? hatch_uncached(f, visiting) : torch_api::HatchPredicate::NotAHatch;
+}
+
 // Memoized over the call graph; a function met again on its own call chain is
 // NotAHatch there, so cycles end.
 torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, std::vector<FunctionRef>& visiting) const {
@@ -116,12 +130,7 @@ bool ProjectModel::traced_path(FunctionRef f, int guard) {
     std::optional<bool> t = truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
       if (!leaf.is(NodeKind::Call)) return std::nullopt;
       Node callee = leaf.field("function");
-      torch_api::HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
-      if (k == torch_api::HatchPredicate::NotAHatch) {
-        FunctionRef g = resolve_function(f.file, f.function, dotted_text(callee.unparenthesized(), fm.source));
-        if (g.valid()) k = hatch_of_function(g);
-      }
-      return truth_of_hatch(k);
+      return truth_of_hatch(hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source)));
     });
     condition_truth_.emplace(cond.id(), t);
     return t;
@@ -142,10 +151,7 @@ torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node 
   e = e.unparenthesized();
   if (e.is(NodeKind::Call)) {
     Node callee = e.field("function");
-    HatchPredicate k = torch_api::hatch_predicate(fm.imports.qualify(callee, fm.source));
-    if (k != HatchPredicate::NotAHatch) return k;
-    FunctionRef g = resolve_function(f.file, f.function, dotted_text(callee, fm.source));
-    return g.valid() ? hatch_uncached(g, visiting) : HatchPredicate::NotAHatch;
+    return hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source), visiting);
   }
   // `a or b`: true under a tracer when either is (is_compiling() or is_jit_tracing()).
   if (e.is(NodeKind::BooleanOperator)) {

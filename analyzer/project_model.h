@@ -68,6 +68,10 @@ class ProjectModel {
   // Computed on first use (most functions are never asked) and remembered; safe
   // from several walking threads.
   torch_api::HatchPredicate hatch_of_function(FunctionRef f) const;
+  // What the call with callee `callee` (written in function `scope` of `file`,
+  // meaning `qualified` there) is as a predicate: a torch escape hatch, or a
+  // project function wrapping one.
+  torch_api::HatchPredicate hatch_of_call(int file, int scope, Node callee, std::string_view qualified) const;
 
  private:
   using TopLevel = StringMap<int> FileModel::*;
@@ -90,6 +94,8 @@ class ProjectModel {
   bool traced_path(FunctionRef f, int guard);
   torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth,
                                                 std::vector<FunctionRef>& visiting) const;
+  torch_api::HatchPredicate hatch_of_call(int file, int scope, Node callee, std::string_view qualified,
+                                          std::vector<FunctionRef>& visiting) const;
 
   std::span<const FileModel* const> files_;
   StringMap<int> by_module_;  // module name -> file

@@ -142,20 +142,12 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     else if (truth_when_traced(left, true) == !absorbing) narrow_names(right, truth);
     return;
   }
-  if (cond.is(NodeKind::ComparisonOperator)) {
-    std::vector<Node> parts = cond.children();
-    if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return;
-    bool is_not = false, is = false;
-    for (std::string_view op : comparison_operators(cond)) {
-      is_not = is_not || (op.starts_with("is") && op.ends_with("not"));
-      is = is || op == "is";
-    }
-    if (!is && !is_not) return;
-    bool not_none = is_not == truth;
-    const Value* v = local(parts[0].text(src_));
+  if (std::optional<NoneCheck> check = none_check(cond)) {
+    bool not_none = check->is_not == truth;
+    const Value* v = local(check->name);
     if (!v) return;
-    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(parts[0].text(src_), Value::tensor());
-    if (!not_none) set_local(parts[0].text(src_), Value::of(ValueKind::None));
+    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(check->name, Value::tensor());
+    if (!not_none) set_local(check->name, Value::of(ValueKind::None));
     return;
   }
   if (cond.is(NodeKind::Call) && truth && resolve(cond.field("function")) == "builtins.isinstance") {
@@ -167,31 +159,31 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
   }
 }
 
+std::optional<SemanticModel::NoneCheck> SemanticModel::none_check(Node cond) const {
+  cond = cond.unparenthesized();
+  if (!cond.is(NodeKind::ComparisonOperator)) return std::nullopt;
+  std::vector<Node> parts = cond.children();
+  if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return std::nullopt;
+  std::vector<std::string_view> ops = comparison_operators(cond);
+  if (ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not")) return std::nullopt;
+  return NoneCheck{parts[0].text(src_), ops[0] == "is not"};
+}
+
 std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values) const {
   return fxlint::truth_when_traced(cond, src_, [&](Node leaf) -> std::optional<bool> {
     if (leaf.is(NodeKind::Call)) {
       Node callee = leaf.field("function");
-      torch_api::HatchPredicate k = torch_api::hatch_predicate(resolve(callee));
-      if (k == torch_api::HatchPredicate::NotAHatch) {
-        std::string written = dotted_text(callee.unparenthesized(), src_);
-        FunctionRef f = written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
-        if (f.valid()) k = project_.hatch_of_function(f);
-      }
-      return truth_of_hatch(k);
+      return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)));
     }
     // `x is None` / `x is not None` where x is known to hold None or a tensor.
-    if (!from_values || !leaf.is(NodeKind::ComparisonOperator)) return std::nullopt;
-    std::vector<Node> parts = leaf.children();
-    if (parts.size() != 2 || !parts[1].is(NodeKind::None) || !parts[0].is(NodeKind::Identifier)) return std::nullopt;
-    std::vector<std::string_view> ops = comparison_operators(leaf);
-    if (ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not")) return std::nullopt;
-    const Value* v = local(parts[0].text(src_));
+    std::optional<NoneCheck> check = from_values ? none_check(leaf) : std::nullopt;
+    const Value* v = check ? local(check->name) : nullptr;
     if (!v) return std::nullopt;
     bool is_none;
     if (v->kind == ValueKind::None) is_none = true;
     else if (v->kind == ValueKind::Tensor || v->kind == ValueKind::TensorSequence) is_none = false;
     else return std::nullopt;
-    return ops[0] == "is" ? is_none : !is_none;
+    return check->is_not ? !is_none : is_none;
   });
 }
 

@@ -126,6 +126,12 @@ class SemanticModel {
 
  private:
   class Scope;  // saves the environment, restores it on exit
+  // `name is None` / `name is not None`.
+  struct NoneCheck {
+    std::string_view name;
+    bool is_not = false;
+  };
+  std::optional<NoneCheck> none_check(Node condition) const;
   const Value* local(std::string_view name) const { return env_.find(names_.find(name)); }
   // The environment changes below are const so that inference can make them
   // inside a Scope; the walker makes them through the public mutators.
@@ -140,7 +146,7 @@ class SemanticModel {
   Value attribute_value(Node attribute) const;
   Value subscript_value(Node subscript) const;
   Value call_value(Node call) const;
-  Value method_call_value(Node call, Node callee, const std::vector<Node>& positional) const;
+  Value method_call_value(Node call, Node callee) const;
   Value builtin_call_value(std::string_view builtin, const std::vector<Node>& positional) const;
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
