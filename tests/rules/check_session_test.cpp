@@ -51,6 +51,13 @@ const char* kModel =
     "class M(torch.nn.Module):\n"
     "    def forward(self, x):\n"
     "        return scale(x)\n";
+// A model that passes ARG to a helper two calls deep (pkg.middle.relay -> pkg.leaf.use).
+const char* kRelayModel =
+    "import torch\n"
+    "from pkg.middle import relay\n"
+    "class M(torch.nn.Module):\n"
+    "    def forward(self, x):\n"
+    "        return relay(ARG)\n";
 const char* kHelpers =
     "def scale(x):\n"
     "    n = x.sum().item()\n"
@@ -141,12 +148,7 @@ TEST_CASE("a cancelled check stops, and the next call still gives the full resul
 TEST_CASE("what unchanged files recorded is reused only while it holds") {
   // The model passes a tensor or a shape to a helper two calls deep; the
   // helper's parameter is a tensor only through what its callers pass.
-  const std::string model =
-      "import torch\n"
-      "from pkg.middle import relay\n"
-      "class M(torch.nn.Module):\n"
-      "    def forward(self, x):\n"
-      "        return relay(ARG)\n";
+  const std::string model = kRelayModel;
   const std::string middle =
       "from pkg.leaf import use\n"
       "def relay(v):\n"
@@ -199,12 +201,7 @@ TEST_CASE("checks cancelled at any point leave the session equal to a fresh chec
   // An editor's burst: each text's check is cancelled by the next one, at a
   // point that varies (in a parse, between the parse and the analysis, in the
   // walks); every check that gets through must still be a fresh check's.
-  const std::string model =
-      "import torch\n"
-      "from pkg.middle import relay\n"
-      "class M(torch.nn.Module):\n"
-      "    def forward(self, x):\n"
-      "        return relay(ARG)\n";
+  const std::string model = kRelayModel;
   const std::string middle = "from pkg.leaf import use\ndef relay(v):\n    w = v\n    return use(w)\n";
   const std::string leaf = "def use(t):\n    if t.sum() > 0:\n        return t\n    return t\n";
   const char* args[] = {"x", "x.shape[0]", "x + 1", "3"};
@@ -258,4 +255,29 @@ TEST_CASE("checks cancelled at any point leave the session equal to a fresh chec
     }
   }
   CHECK(cancelled > 0);
+}
+
+TEST_CASE("editing a function that reports the tracing state re-walks the files that call it") {
+  // Under Dynamo, `tracing()` is true, so the model never calls `use` and
+  // passes it nothing. Once `tracing()` no longer reports the tracing state,
+  // the model's call is traced and `use` gets its tensor: what the model's
+  // unchanged file recorded must be walked again.
+  std::vector<SourceInput> files = {
+      input("pkg/guard.py", "pkg.guard", "import torch\ndef tracing():\n    return torch.compiler.is_compiling()\n"),
+      input("pkg/model.py", "pkg.model",
+            "import torch\nfrom pkg.guard import tracing\nfrom pkg.leaf import use\n"
+            "class M(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        if not tracing():\n"
+            "            return use(x)\n"
+            "        return x\n"),
+      input("pkg/leaf.py", "pkg.leaf", "def use(t):\n    if t.sum() > 0:\n        return t\n    return t\n")};
+  CheckSession session;
+  REQUIRE(session_codes(session, files) == fresh_codes(files));
+  CHECK(fresh_codes(files)[2].empty());
+  // The same calls, names and imports: only what the body returns changes.
+  files[0].text = "import torch\ndef tracing():\n    return torch.compiler.is_compiling() and False\n";
+  std::vector<std::vector<std::string>> fresh = fresh_codes(files);
+  CHECK_FALSE(fresh[2].empty());  // `use` is compiled now, with a tensor
+  CHECK(session_codes(session, files) == fresh);
 }
