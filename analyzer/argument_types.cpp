@@ -41,7 +41,13 @@ void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_
   std::vector<Value>& known = it->second;
   if (known.size() < by_parameter.size()) known.resize(by_parameter.size());
   for (size_t i = 0; i < known.size(); ++i) {
-    known[i] = join(known[i], i < by_parameter.size() ? by_parameter[i] : Value::unknown());
+    Value passed = i < by_parameter.size() ? by_parameter[i] : Value::unknown();
+    Value joined = join(known[i], passed);
+    // A size or value some compiled caller makes data-dependent stays so, even
+    // where callers disagree on the kind: the callee fails under export when
+    // reached from that caller.
+    joined.data_dependent = known[i].data_dependent || passed.data_dependent;
+    known[i] = joined;
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // What compiled callers pass to project functions, joined over every call site
 // seen: `self._decode(boxes)` with `boxes` a tensor makes the helper's
-// unannotated `boxes` parameter a tensor. Thread-safe for recording.
+// unannotated `boxes` parameter a tensor. Joined kinds are what every caller
+// agrees on; `data_dependent` is what any caller makes so. Thread-safe for
+// recording.
 #include <map>
 #include <mutex>
 #include <utility>

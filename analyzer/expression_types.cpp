@@ -145,12 +145,16 @@ Value SemanticModel::type_of(Node e) const {
       return join(value_of(parts[0]), value_of(parts[2]));
     }
     case NodeKind::Tuple: case NodeKind::List: case NodeKind::ExpressionList: case NodeKind::Set: {
-      bool all_tensor = true, any = false;
+      bool all_tensor = true, any = false, data_dependent = false;
       for (Node c : NamedChildren(e)) {
         any = true;
-        all_tensor = all_tensor && value_of(c).is_tensor();
+        Value v = value_of(c);
+        all_tensor = all_tensor && v.is_tensor();
+        data_dependent = data_dependent || v.data_dependent;
       }
-      return any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+      Value r = any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+      r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
+      return r;
     }
     case NodeKind::ListComprehension: case NodeKind::SetComprehension: case NodeKind::DictionaryComprehension:
     case NodeKind::GeneratorExpression:
@@ -180,12 +184,17 @@ Value SemanticModel::combine(const Value& a, const Value& b, bool bitwise, bool 
   Value v = combine_kinds(a, b, bitwise, comparison);
   auto known = [](const Value& x) { return x.kind == ValueKind::Static || (x.is_tensor() && x.static_data); };
   if (v.is_tensor() && known(a) && known(b)) v.static_data = true;
+  // A shape from data broadcasts into the result; a size from data stays one.
+  if (v.is_tensor()) v.data_dependent = (a.is_tensor() && a.data_dependent) || (b.is_tensor() && b.data_dependent);
+  if (v.kind == ValueKind::Static) {
+    v.data_dependent = (a.kind == ValueKind::Static && a.data_dependent) || (b.kind == ValueKind::Static && b.data_dependent);
+  }
   return v;
 }
 
 Value SemanticModel::comparison_value(Node e) const {
   Value acc = Value::of(ValueKind::Static);
-  bool any_tensor = false, any_data = false;
+  bool any_tensor = false, any_data = false, any_data_dependent = false;
   // `<` and friends raise on None (`==` does not): their operands are tensors.
   bool ordering = true;
   for (std::string_view op : comparison_operators(e)) ordering = ordering && (op == "<" || op == ">" || op == "<=" || op == ">=");
@@ -193,6 +202,7 @@ Value SemanticModel::comparison_value(Node e) const {
     Value v = ordering ? operand(value_of(p)) : value_of(p);
     any_tensor = any_tensor || v.is_tensor();
     any_data = any_data || v.is_tensor_data();
+    any_data_dependent = any_data_dependent || ((v.is_tensor() || v.kind == ValueKind::Static) && v.data_dependent);
     if (v.kind != ValueKind::Static && v.kind != ValueKind::None && !v.is_tensor() && !v.is_tensor_data()) {
       acc = Value::unknown();
     }
@@ -201,9 +211,11 @@ Value SemanticModel::comparison_value(Node e) const {
   for (std::string_view op : comparison_operators(e)) {
     if (op.starts_with("is") || op.ends_with("in")) return Value::of(ValueKind::Static);
   }
-  if (any_tensor) return Value::tensor(TensorDtype::Bool);
-  if (any_data) return Value::of(ValueKind::TensorData);
-  return acc.kind == ValueKind::Unknown ? Value::unknown() : Value::of(ValueKind::Static);
+  Value r = any_tensor ? Value::tensor(TensorDtype::Bool)
+            : any_data ? Value::of(ValueKind::TensorData)
+            : acc.kind == ValueKind::Unknown ? Value::unknown() : Value::of(ValueKind::Static);
+  if (r.is_tensor() || r.kind == ValueKind::Static) r.data_dependent = any_data_dependent;
+  return r;
 }
 
 // The right operand runs only when the left is true (and) / false (or).
@@ -240,7 +252,11 @@ Value SemanticModel::attribute_value(Node attr) const {
     return self_attribute(a);
   }
   Value ov = operand(value_of(object));
-  if (ov.kind == ValueKind::Tensor) return torch_api::tensor_attribute(a);
+  if (ov.kind == ValueKind::Tensor) {
+    Value r = torch_api::tensor_attribute(a);
+    if (a == "shape" && r.kind == ValueKind::Static) r.data_dependent = ov.data_dependent;
+    return r;
+  }
   if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
   if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
   if (a == "shape" || a == "ndim") return Value::of(ValueKind::Static);
@@ -251,11 +267,30 @@ Value SemanticModel::attribute_value(Node attr) const {
 
 Value SemanticModel::subscript_value(Node sub) const {
   Value base = operand(value_of(sub.field("value")));
+  Node index = sub.field("subscript");
+  Node first = index ? index.unparenthesized() : Node();
+  bool whole_first_dim = first && (first.is(NodeKind::Slice) || first.is(NodeKind::Ellipsis));
   switch (base.kind) {
-    case ValueKind::Tensor:  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
-    case ValueKind::TensorSequence:
-      return Value::tensor(base.dtype);
-    case ValueKind::Static:
+    case ValueKind::Tensor: {  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
+      Value r = Value::tensor(base.dtype);
+      // A mask or an index tensor of data-dependent length selects that many
+      // rows; a slice keeps the rows there are.
+      Value iv = first ? value_of(first) : Value::unknown();
+      r.data_dependent = iv.is_bool_tensor() || (iv.is_tensor() && iv.data_dependent) ||
+                         (base.data_dependent && whole_first_dim);
+      return r;
+    }
+    case ValueKind::TensorSequence: {
+      Value r = Value::tensor(base.dtype);
+      r.data_dependent = base.data_dependent;  // torch.where(m)[0]
+      return r;
+    }
+    case ValueKind::Static: {
+      Value r = Value::of(ValueKind::Static);
+      // x.shape[0] of a tensor with data-dependent rows
+      r.data_dependent = base.data_dependent && first && (first.is(NodeKind::Slice) || (first.is(NodeKind::Integer) && first.text(src_) == "0"));
+      return r;
+    }
     case ValueKind::TensorData:
     case ValueKind::Module:
       return Value::of(base.kind);
@@ -287,35 +322,22 @@ Value SemanticModel::call_value(Node call) const {
       positional.push_back(x);
     }
   }
-  auto dtype_kw = [&](Value v) {
-    if (Node d = keyword_argument(a, "dtype", src_)) {
-      TensorDtype dt = dtype_from_expr(resolve(d));
-      if (v.is_tensor() && dt != TensorDtype::Unknown) v.dtype = dt;
-    }
-    return v;
-  };
-
   if (callee.is(NodeKind::Attribute)) {
     Node object = callee.field("object").unparenthesized();
     std::string_view method = callee.field("attribute").text(src_);
     Value ov = operand(value_of(object));
     if (ov.kind == ValueKind::Tensor) {
-      if (method == "to" || method == "type") {
-        for (Node x : positional) {
-          TensorDtype d = dtype_from_expr(resolve(x));
-          if (d != TensorDtype::Unknown) return Value::tensor(d);
-        }
-        if (method == "type" && positional.empty() && !keyword_argument(a, "dtype", src_)) {
-          return Value::of(ValueKind::Static);
-        }
-        return dtype_kw(Value::tensor(ov.dtype));
-      }
-      Value r = torch_api::tensor_method_result(method);
-      // Read out of a tensor built only from trace-time values: known at trace time.
-      if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
-      if (r.is_tensor() && r.dtype == TensorDtype::Unknown && keeps_dtype(method)) r.dtype = ov.dtype;
-      if ((method == "max" || method == "min") && (!positional.empty() || keyword_argument(a, "dim", src_))) {
-        return Value::of(ValueKind::TensorSequence);
+      Value r = tensor_method_value(method, ov, positional, a);
+      if (r.kind == ValueKind::Static && (method == "numel" || method == "size")) {
+        // The number of rows of a tensor whose rows depend on data.
+        bool rows = method == "numel" || positional.empty() ||
+                    (positional[0].is(NodeKind::Integer) && positional[0].text(src_) == "0");
+        r.data_dependent = ov.data_dependent && rows && (method == "numel" || positional.size() <= 1);
+      } else if (r.is_tensor() || r.kind == ValueKind::TensorSequence) {
+        bool full_reduction = torch_api::is_reduction(method) && a.empty();
+        bool tensor_repeats = method == "repeat_interleave" && !positional.empty() && value_of(positional[0]).is_tensor();
+        r.data_dependent =
+            torch_api::is_dynamic_shape_method(method) || tensor_repeats || (ov.data_dependent && !full_reduction);
       }
       return r;
     }
@@ -337,11 +359,53 @@ Value SemanticModel::call_value(Node call) const {
       return method_call_value(call, callee);
     }
   }
+  return function_call_value(call, callee, positional, a);
+}
 
+// What method `method` of a tensor `ov` gives, from its name and arguments.
+Value SemanticModel::tensor_method_value(std::string_view method, const Value& ov, const std::vector<Node>& positional,
+                                         const std::vector<Node>& a) const {
+  if (method == "to" || method == "type") {
+    for (Node x : positional) {
+      TensorDtype d = dtype_from_expr(resolve(x));
+      if (d != TensorDtype::Unknown) return Value::tensor(d);
+    }
+    if (method == "type" && positional.empty() && !keyword_argument(a, "dtype", src_)) {
+      return Value::of(ValueKind::Static);
+    }
+    Value v = Value::tensor(ov.dtype);
+    if (Node d = keyword_argument(a, "dtype", src_)) {
+      TensorDtype dt = dtype_from_expr(resolve(d));
+      if (dt != TensorDtype::Unknown) v.dtype = dt;
+    }
+    return v;
+  }
+  Value r = torch_api::tensor_method_result(method);
+  // Read out of a tensor built only from trace-time values: known at trace time.
+  if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
+  if (r.is_tensor() && r.dtype == TensorDtype::Unknown && keeps_dtype(method)) r.dtype = ov.dtype;
+  if ((method == "max" || method == "min") && (!positional.empty() || keyword_argument(a, "dim", src_))) {
+    return Value::of(ValueKind::TensorSequence);
+  }
+  return r;
+}
+
+// A call of a function: torch's, a builtin, or the project's.
+Value SemanticModel::function_call_value(Node call, Node callee, const std::vector<Node>& positional,
+                                         const std::vector<Node>& a) const {
+  auto dtype_kw = [&](Value v) {
+    if (Node d = keyword_argument(a, "dtype", src_)) {
+      TensorDtype dt = dtype_from_expr(resolve(d));
+      if (v.is_tensor() && dt != TensorDtype::Unknown) v.dtype = dt;
+    }
+    return v;
+  };
   std::string q = resolve(callee);
   if (q.starts_with("builtins.")) return builtin_call_value(std::string_view(q).substr(9), positional);
   if (q == "torch.where" && positional.size() == 1 && !keyword_argument(a, "input", src_)) {
-    return Value::of(ValueKind::TensorSequence);
+    Value r = Value::of(ValueKind::TensorSequence);
+    r.data_dependent = true;
+    return r;
   }
   if ((q == "torch.scalar_tensor" || q == "torch.tensor" || q == "torch.as_tensor") && !positional.empty() &&
       value_of(positional[0]).kind == ValueKind::Static) {
@@ -373,6 +437,19 @@ Value SemanticModel::call_value(Node call) const {
         r.static_data = known;
       }
     }
+    // torchvision's own functions, linted with it: they learn what their
+    // callers pass, and give the tensor they declare.
+    if (q.starts_with("torchvision.")) {
+      std::string written = dotted_text(callee, src_);
+      FunctionRef f = written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
+      if (f.valid()) {
+        record_call(call, f);
+        if (r.kind == ValueKind::Unknown && project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor) {
+          r = Value::tensor();
+        }
+      }
+    }
+    if (r.is_tensor() || r.kind == ValueKind::TensorSequence) r.data_dependent = data_dependent_result(q, positional, a);
     return r;
   }
   // A project class constructed, or a project function returning tensors.
@@ -392,6 +469,19 @@ Value SemanticModel::call_value(Node call) const {
     return Value::tensor();
   }
   return Value::unknown();
+}
+
+// Whether torch function `q` gives a result of data-dependent shape: it makes
+// one (FX303), or it maps such a tensor elementwise or row by row.
+bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<Node>& positional,
+                                          const std::vector<Node>& a) const {
+  if (torch_api::is_dynamic_shape_function(q)) return true;
+  if (q == "torch.repeat_interleave" && positional.size() >= 2 && value_of(positional[1]).is_tensor()) return true;
+  auto dot = q.rfind('.');
+  bool full_reduction = torch_api::is_reduction(q.substr(dot + 1)) && positional.size() == 1 && a.size() == 1;
+  if (full_reduction || positional.empty()) return false;
+  Value first = value_of(positional[0]);
+  return (first.is_tensor() || first.kind == ValueKind::TensorSequence) && first.data_dependent;
 }
 
 // self.method(...) / self.block(...)
@@ -418,10 +508,16 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
     Value arg = value_of(positional[0]);
     if (arg.is_tensor() && arg.static_data) return Value::of(ValueKind::Static);  // see tensor_method_result
     if (arg.depends_on_tensor_data()) return Value::of(ValueKind::TensorData);
-    if (arg.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+    if (arg.kind == ValueKind::Static) return arg;
     return Value::unknown();
   }
   if (b == "getattr") return Value::unknown();
+  if (b == "len" && positional.size() == 1) {
+    Value arg = value_of(positional[0]);
+    Value r = Value::of(ValueKind::Static);
+    r.data_dependent = arg.is_tensor() && arg.data_dependent;
+    return r;
+  }
   if (b == "len" || b == "isinstance" || b == "hasattr" || b == "range" || b == "type" || b == "id" || b == "str" ||
       b == "repr" || b == "issubclass" || b == "callable") {
     return Value::of(ValueKind::Static);
@@ -433,6 +529,7 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
       if (v.is_tensor()) return b == "abs" || b == "sum" ? Value::tensor() : Value::unknown();
       if (v.is_tensor_data()) acc = Value::of(ValueKind::TensorData);
       else if (v.kind != ValueKind::Static) acc = acc.is_tensor_data() ? acc : Value::unknown();
+      else if (acc.kind == ValueKind::Static) acc.data_dependent = acc.data_dependent || v.data_dependent;
     }
     return acc;
   }
@@ -482,6 +579,14 @@ void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) co
       }
     } else if (next < values.size()) {
       values[next++] = value_of(a);
+    }
+  }
+  // A value drawn from tensor data reaches the callee as a Python value: Dynamo
+  // broke where it was made; torch.export carries it as a symbol.
+  for (Value& v : values) {
+    if (v.is_tensor_data()) {
+      v = Value::of(ValueKind::Static);
+      v.data_dependent = true;
     }
   }
   record_->record(callee.file, callee.function, values);

@@ -18,7 +18,8 @@ class Hasher {
     for (int i = 0; i < 8; ++i) h_ = (h_ ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
   }
   void value(const Value& v) {
-    number(static_cast<uint64_t>(v.kind) | static_cast<uint64_t>(v.dtype) << 8 | uint64_t{v.static_data} << 16);
+    number(static_cast<uint64_t>(v.kind) | static_cast<uint64_t>(v.dtype) << 8 | uint64_t{v.static_data} << 16 |
+           uint64_t{v.data_dependent} << 17);
   }
   template <typename Map, typename Entry>
   void unordered(const Map& map, Entry&& entry) {

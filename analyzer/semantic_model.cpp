@@ -221,6 +221,10 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
   } else if (p.is(NodeKind::TypedParameter)) {
     type = p.field("type");
   }
+  // What compiled callers pass, where they agree.
+  Value passed = known_ && known_->called(file_index_, function_index_)
+                     ? known_->parameter(file_index_, function_index_, param_index)
+                     : Value::unknown();
   // The annotation, else what a `# type:` comment says of this parameter.
   AnnotationKind kind = AnnotationKind::Other;
   if (type) kind = classify_annotation(type, src_, file_.imports);
@@ -237,10 +241,15 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (v.kind == ValueKind::Tensor && def && def.unparenthesized().is(NodeKind::None)) {
       v = Value::of(ValueKind::OptionalTensor);
     }
+    // A tensor with data-dependent rows from any caller (whatever the others pass).
+    bool tensor = v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor;
+    if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) v.data_dependent = passed.data_dependent;
     return v;
   }
   if (def) {
     Node d = def.unparenthesized();
+    // `flag=None` that every caller fills with a value drawn from tensor data
+    if (passed.kind == ValueKind::Static && passed.data_dependent) return passed;
     if (d.is(NodeKind::None)) return is_forward ? Value::of(ValueKind::OptionalTensor) : Value::of(ValueKind::None);
     if (is_literal(d) || d.is(NodeKind::Tuple) || d.is(NodeKind::UnaryOperator)) return Value::of(ValueKind::Static);
     return Value::unknown();
@@ -248,20 +257,16 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
   if (is_forward) {
     // A module's input is a tensor, unless every compiled caller that
     // calls this sub-module passes a trace-time value (a flag, a size).
-    if (known_ && known_->called(file_index_, function_index_)) {
-      Value passed = known_->parameter(file_index_, function_index_, param_index);
-      if (passed.kind == ValueKind::Static || passed.kind == ValueKind::None) return passed;
-    }
-    return Value::tensor();
+    if (passed.kind == ValueKind::Static || passed.kind == ValueKind::None) return passed;
+    Value v = Value::tensor();
+    v.data_dependent = (passed.is_tensor() || passed.kind == ValueKind::Unknown) && passed.data_dependent;
+    return v;
   }
-  if (known_) {
-    // Unannotated, no default: what every compiled caller passes (a trace-time
-    // value too: `window` passed as `self.window` is a constant of the trace).
-    Value passed = known_->parameter(file_index_, function_index_, param_index);
-    if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence || passed.kind == ValueKind::OptionalTensor ||
-        passed.kind == ValueKind::Module || passed.kind == ValueKind::Static) {
-      return passed;
-    }
+  // Unannotated, no default: what every compiled caller passes (a trace-time
+  // value too: `window` passed as `self.window` is a constant of the trace).
+  if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence || passed.kind == ValueKind::OptionalTensor ||
+      passed.kind == ValueKind::Module || passed.kind == ValueKind::Static) {
+    return passed;
   }
   return Value::unknown();
 }

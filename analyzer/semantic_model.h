@@ -148,6 +148,12 @@ class SemanticModel {
   Value call_value(Node call) const;
   Value method_call_value(Node call, Node callee) const;
   Value builtin_call_value(std::string_view builtin, const std::vector<Node>& positional) const;
+  Value tensor_method_value(std::string_view method, const Value& receiver, const std::vector<Node>& positional,
+                            const std::vector<Node>& arguments) const;
+  Value function_call_value(Node call, Node callee, const std::vector<Node>& positional,
+                            const std::vector<Node>& arguments) const;
+  bool data_dependent_result(std::string_view qualified, const std::vector<Node>& positional,
+                             const std::vector<Node>& arguments) const;
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
   Value comprehension_value(Node comprehension) const;

@@ -117,6 +117,25 @@ bool in_tensor_namespace(std::string_view q) {
 
 }  // namespace
 
+bool is_dynamic_shape_function(std::string_view q) {
+  static const Set s = {"torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
+                        "torch.masked_select", "torch.bincount", "torchvision.ops.nms", "torchvision.ops.batched_nms",
+                        "torchvision.ops.boxes.nms", "torchvision.ops.boxes.batched_nms", "torch.ops.torchvision.nms",
+                        "torchvision.ops.remove_small_boxes"};
+  return s.count(q) > 0;
+}
+
+bool is_dynamic_shape_method(std::string_view name) {
+  static const Set s = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"};
+  return s.count(name) > 0;
+}
+
+bool is_reduction(std::string_view name) {
+  static const Set s = {"sum", "mean", "max", "min", "amax", "amin", "prod", "norm", "all", "any", "std", "var",
+                        "median", "logsumexp", "argmax", "argmin", "count_nonzero", "nansum", "nanmean"};
+  return s.count(name) > 0;
+}
+
 Value call_result(std::string_view q) {
   std::string_view name = last_component(q);
   if (q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy" || q == "torch.Tensor") {

@@ -20,6 +20,16 @@ Value tensor_method_result(std::string_view name);
 // when tracing (`torch.div(x.size(1), 2, rounding_mode="trunc")`).
 bool is_pure_arithmetic(std::string_view qualified);
 
+// Calls whose result's shape depends on their input's values (FX303):
+// `torch.nonzero`, `torchvision.ops.nms`, `x.unique()`. The single-argument
+// `torch.where` and tensor-valued `repeat_interleave` depend on their arguments
+// and are decided by callers.
+bool is_dynamic_shape_function(std::string_view qualified);
+bool is_dynamic_shape_method(std::string_view name);
+// Reductions (`sum`, `max`, `any`, ...): without a dim they give one element,
+// whatever the input's shape.
+bool is_reduction(std::string_view name);
+
 // Result of reading attribute `name` of a tensor (`x.shape`, `x.T`).
 Value tensor_attribute(std::string_view name);
 

@@ -24,6 +24,12 @@ struct Value {
   // A tensor built from trace-time values only (torch.scalar_tensor(x.size(1))):
   // its data is known when tracing, so using it as a size is not data-dependent.
   bool static_data = false;
+  // Tensor / TensorSequence: a size depends on tensor data (nonzero, a mask
+  // read, nms). Static: a size of such a tensor, or a value a compiled caller
+  // drew from tensor data. Dynamo breaks where such a value is made, so after
+  // it the value is concrete; torch.export carries it as a data-dependent
+  // symbol and fails at the first branch on it.
+  bool data_dependent = false;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
@@ -32,6 +38,9 @@ struct Value {
   bool is_tensor() const { return kind == ValueKind::Tensor; }
   bool is_bool_tensor() const { return kind == ValueKind::Tensor && dtype == TensorDtype::Bool; }
   bool is_tensor_data() const { return kind == ValueKind::TensorData; }
+  // A Python value torch.export cannot branch on: drawn from tensor data here
+  // or in a caller, or the size of a tensor whose shape depends on data.
+  bool is_data_dependent_scalar() const { return kind == ValueKind::TensorData || (kind == ValueKind::Static && data_dependent); }
   // A value whose concrete content a tracer does not know: a tensor or data drawn from one.
   bool depends_on_tensor_data() const { return kind == ValueKind::Tensor || kind == ValueKind::TensorData; }
 
@@ -41,7 +50,7 @@ struct Value {
 // The value at a merge point (after if/else, after a loop): what both paths agree on.
 inline Value join(const Value& a, const Value& b) {
   if (a == b) return a;
-  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false};
+  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false, false};
   if (a.kind == b.kind) return Value::of(a.kind);  // dtypes differ
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
   if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);
@@ -53,8 +62,11 @@ inline Value join(const Value& a, const Value& b) {
 inline Value element_of(const Value& v) {
   switch (v.kind) {
     case ValueKind::Tensor:
-    case ValueKind::TensorSequence:
-      return Value::tensor(v.dtype);
+    case ValueKind::TensorSequence: {
+      Value e = Value::tensor(v.dtype);
+      e.data_dependent = v.data_dependent && v.kind == ValueKind::TensorSequence;
+      return e;
+    }
     case ValueKind::Module:
       return Value::of(ValueKind::Module);  // iterating a ModuleList/Sequential
     case ValueKind::Static:

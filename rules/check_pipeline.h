@@ -34,8 +34,10 @@ struct ParsedFile {
 // project (see analyze_files): kept by a CheckSession between calls.
 struct ArgumentMemo {
   uint64_t project = 0;  // fingerprint of the files' interfaces and paths, in order
-  ArgumentTypes first_learned;  // the first walk's records, joined
-  std::vector<std::optional<ArgumentTypes>> first, second;  // per file; empty after a failure
+  // Per pass: what the walks knew (the previous pass's records, joined), and
+  // what each file recorded (empty after a failure).
+  std::vector<ArgumentTypes> known;
+  std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
 };
 
 // Parses and indexes one input; with `previous` (that file's last tree, left

@@ -202,26 +202,31 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     fingerprint = fingerprint * 0x100000001b3ULL + std::hash<std::string>{}(inputs[i]->path);
   }
   for (const std::string& e : options.entry_points) fingerprint = fingerprint * 31 + std::hash<std::string>{}(e);
-  bool same_project = memo && memo->project == fingerprint && memo->first.size() == files.size() &&
-                      memo->second.size() == files.size() && reparsed;
+  bool same_project = memo && memo->project == fingerprint && reparsed;
 
-  // What compiled callers pass to helpers, two call levels deep: a silent walk
-  // of the compiled functions, the second using what the first learned. Each
-  // file records apart, so that what an unchanged file recorded is reused.
+  // What compiled callers pass to helpers: silent walks of the compiled
+  // functions, each using what the one before learned, so a value reaches
+  // one call level deeper per walk; they stop when a walk learns nothing new.
+  // Each file records apart, so that what an unchanged file recorded is reused.
+  constexpr size_t kMaxPasses = 3;
   class Silent final : public CodeVisitor {} silent;
-  std::vector<std::optional<ArgumentTypes>> recorded[2];
-  ArgumentTypes learned[2];
-  for (int pass = 0; pass < 2; ++pass) {
+  std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
+  std::vector<ArgumentTypes> known{ArgumentTypes{}};  // known[p]: what pass p walks with
+  for (size_t pass = 0; pass < kMaxPasses; ++pass) {
     if (cancelled()) throw CheckCancelled{};
-    const ArgumentTypes* known = pass == 0 ? nullptr : &learned[0];
+    const ArgumentTypes* walk_known = pass == 0 ? nullptr : &known[pass];
     // What an unchanged file recorded last time, when its walk would see the same.
     const std::vector<std::optional<ArgumentTypes>>* kept = nullptr;
-    if (same_project && (pass == 0 || memo->first_learned == learned[0])) kept = pass == 0 ? &memo->first : &memo->second;
-    recorded[pass].assign(files.size(), std::nullopt);
+    if (same_project && pass < memo->recorded.size() && memo->recorded[pass].size() == files.size() &&
+        memo->known[pass] == known[pass]) {
+      kept = &memo->recorded[pass];
+    }
+    recorded.emplace_back(files.size(), std::nullopt);
+    std::vector<std::optional<ArgumentTypes>>& mine_all = recorded.back();
     parallel_for(files.size(), options.jobs, [&](size_t i) {
       if (failure[i]) return;
       if (kept && !(*reparsed)[i] && (*kept)[i]) {
-        recorded[pass][i] = (*kept)[i];
+        mine_all[i] = (*kept)[i];
         return;
       }
       ArgumentTypes mine;
@@ -229,25 +234,28 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
         for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
           if (cancelled()) throw CheckCancelled{};
           if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
-            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, known, &mine);
+            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, walk_known, &mine);
           }
         }
-        recorded[pass][i] = std::move(mine);
+        mine_all[i] = std::move(mine);
       } catch (const std::exception& e) {
         failure[i] = e.what();
       }
     });
-    for (const auto& r : recorded[pass]) {
-      if (r) learned[pass].merge(*r);
+    ArgumentTypes learned;
+    for (const auto& r : mine_all) {
+      if (r) learned.merge(*r);
     }
+    bool settled = learned == known[pass];
+    known.push_back(std::move(learned));
+    if (settled) break;
   }
   if (memo) {
     memo->project = fingerprint;
-    memo->first_learned = learned[0];
-    memo->first = std::move(recorded[0]);
-    memo->second = std::move(recorded[1]);
+    memo->known.assign(known.begin(), known.end() - 1);
+    memo->recorded = std::move(recorded);
   }
-  const ArgumentTypes& second = learned[1];
+  const ArgumentTypes& second = known.back();
 
   std::vector<std::vector<Diagnostic>> out(files.size());
   parallel_for(files.size(), options.jobs, [&](size_t i) {

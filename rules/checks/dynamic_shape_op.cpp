@@ -1,26 +1,10 @@
 // FX303: operations whose output shape depends on tensor values.
-#include <unordered_set>
-
+#include "analyzer/torch_api.h"
 #include "rules/check.h"
 #include "rules/check_support.h"
 
 namespace fxlint {
 namespace {
-
-bool dynamic_function(std::string_view q) {
-  static const std::unordered_set<std::string_view> s = {
-      "torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
-      "torch.masked_select", "torch.bincount", "torchvision.ops.nms", "torchvision.ops.batched_nms",
-      "torchvision.ops.boxes.nms", "torchvision.ops.boxes.batched_nms", "torch.ops.torchvision.nms",
-      "torchvision.ops.remove_small_boxes"};
-  return s.count(q) > 0;
-}
-
-bool dynamic_method(std::string_view m) {
-  static const std::unordered_set<std::string_view> s = {"nonzero", "argwhere", "unique",
-                                                          "unique_consecutive", "masked_select", "bincount"};
-  return s.count(m) > 0;
-}
 
 class DynamicShapeOp final : public Check {
  public:
@@ -30,7 +14,7 @@ class DynamicShapeOp final : public Check {
     std::string q = ctx.resolve(call.field("function"));
     auto args = support::positional_args(call, ctx);
     std::string what;
-    if (dynamic_function(q)) {
+    if (torch_api::is_dynamic_shape_function(q)) {
       what = q;
     } else if (q == "torch.where" && args.size() == 1 && !support::keyword_arg(call, "input", src)) {
       what = "single-argument torch.where";
@@ -41,7 +25,7 @@ class DynamicShapeOp final : public Check {
     } else {
       std::string_view m = support::method_name(call, ctx);
       if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
-      if (dynamic_method(m)) {
+      if (torch_api::is_dynamic_shape_method(m)) {
         what = "." + std::string(m) + "()";
       } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor()) {
         what = ".repeat_interleave() with tensor repeats";

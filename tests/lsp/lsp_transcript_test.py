@@ -224,7 +224,7 @@ class ServerTranscript(unittest.TestCase):
         self.assertEqual(on_item["contents"]["kind"], "markdown")
         self.assertTrue(on_item["contents"]["value"].startswith("# FX101 tensor-item"), on_item)
         # As `fxlint rule FX101` prints it: the severity per target under the title.
-        self.assertIn("\n\nSeverity: fx2onnx error, dynamo error, export error\n\n", on_item["contents"]["value"])
+        self.assertIn("\n\nSeverity: fx2onnx error, dynamo error, export warning\n\n", on_item["contents"]["value"])
         self.assertEqual(on_item["range"], ITEM_RANGE)
         # On the code in a suppression comment.
         column = text.split("\n")[8].index("FX103") + 2

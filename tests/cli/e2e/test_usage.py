@@ -35,7 +35,7 @@ def test_rule_prints_its_doc(project):
     result = project.run("rule", "FX101")
     assert result.returncode == 0
     assert "FX101" in result.stdout and "tensor-item" in result.stdout
-    assert "Severity: fx2onnx error, dynamo error, export error" in result.stdout
+    assert "Severity: fx2onnx error, dynamo error, export warning" in result.stdout
     assert project.run("rule", "tensor-item").stdout == result.stdout
     assert "dynamo off" in project.run("rule", "FX104").stdout
 
@@ -48,6 +48,7 @@ def test_rule_all_lists_the_catalog(project):
     rows = {line.split()[0]: line.split()[1:5] for line in lines[1:]}
     assert rows["FX104"] == ["tensor-assert", "error", "off", "warning"]
     assert rows["FX501"][3] == "off"
-    assert len(rows) == 23
+    assert len(rows) == 24
+    assert rows["FX106"] == ["data-dependent-condition", "error", "off", "error"]
     listed = json.loads(project.run("rule", "--all", "--output-format", "json").stdout)
     assert [r["code"] for r in listed] == list(rows)

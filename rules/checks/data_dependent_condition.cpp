@@ -1,0 +1,32 @@
+// FX106: a branch on a Python value drawn from tensor data, or on the size of
+// a tensor whose shape depends on its values. torch.export carries such a
+// value as a data-dependent symbol and fails at the first branch on it.
+#include "rules/check.h"
+#include "rules/check_support.h"
+
+namespace fxlint {
+namespace {
+
+class DataDependentCondition final : public Check {
+ public:
+  using Check::Check;
+  void on_condition(Node test, ConditionKind kind, Node, const SemanticModel& ctx) override {
+    Node t = test.unparenthesized();
+    // `not`, `and` and `or` decide on their operands, which come as their own conditions.
+    if (t.is(NodeKind::NotOperator) || t.is(NodeKind::BooleanOperator)) return;
+    Value v = ctx.value_of(t);
+    if (!v.is_data_dependent_scalar()) return;
+    std::string what = v.is_tensor_data() ? "a Python value read from tensor data"
+                                          : "a size or value that depends on tensor data";
+    std::string_view place = kind == ConditionKind::Assert ? "this assert" : "this branch";
+    sink_.report(RuleId::FX106, test.range(),
+                 "the condition is " + what + ": torch.export and torch.fx cannot decide " +
+                     std::string(place) + " when tracing");
+  }
+};
+
+}  // namespace
+std::unique_ptr<Check> make_data_dependent_condition(DiagnosticSink& s, const CheckSettings& c) {
+  return std::make_unique<DataDependentCondition>(s, c);
+}
+}  // namespace fxlint
