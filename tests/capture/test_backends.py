@@ -316,8 +316,15 @@ def test_config_backend_is_validated(tmp_path):
     ("Unsupported Tensor.item() call with capture_scalar_outputs=False", "s = x.sum().item()", "FX101"),
     ("Unsupported Tensor.item() call with capture_scalar_outputs=False", "n = int(x.sum())", "FX102"),
     ("generic_jump TensorVariable()", "if x.sum() > 0:", "FX103"),
-    ("GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u0, 1)", "assert x.sum() > 0",
-     "FX104"),
+    ("GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).\n"
+     "Caused by: (_export/non_strict_utils.py:1377 in __torch_function__)", "assert x.sum() > 0", "FX104"),
+    ("GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).\n"
+     "Caused by: (_export/non_strict_utils.py:1377 in __torch_function__)", "if x.sum() > 0:", "FX103"),
+    ("GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).\n"
+     "Caused by: (mp/m.py:10 in forward)", "if is_global_attn:", "FX106"),
+    ("Consider annotating your code using torch._check*(). Could not guard on data-dependent expression Eq(4*u1, 0)"
+     "\nCaused by: if boxes.numel() == 0:  # ops/boxes.py:103 in _batched_nms_coordinate_trick "
+     "(_dynamo/variables/tensor.py:2849 in evaluate_expr)", "if boxes.numel() == 0:", "FX106"),
     ("GuardOnDataDependentSymNode: Could not extract specialized integer from data-dependent expression u0",
      "return x + lst[x.argmax()]", "FX102"),
     ("Data dependent operator\n  Explanation: Operator `aten._local_scalar_dense.default`", "return torch.zeros(n)",

@@ -36,6 +36,11 @@ _MASK_ASSIGN = r"^\s*[\w.]+\s*\[[^\]]+\]\s*=[^=]"
 # expression"), strict export's UserError around it, and Dynamo's GB0033
 # ("Data dependent operator ... aten._local_scalar_dense").
 _DATA_DEPENDENT = r"data-dependent expression|Data dependent operator"
+# A guard on a data-dependent value that `bool()` of a tensor raised (non-strict
+# export says it was caused in its `__torch_function__`); any other such guard
+# is on a Python value drawn from tensor data (FX106).
+_GUARD_ON_TENSOR = r"data-dependent expression.*in __torch_function__\)"
+_GUARD = r"Could not guard on data-dependent expression"
 
 TABLE = (
     # Dynamo's `Tensor.item()` break (GB0124, "Unsupported Tensor.item() call with
@@ -50,6 +55,12 @@ TABLE = (
     # A tensor as a branch condition: explain's reason for the graph the branch
     # ends ("generic_jump TensorVariable()") and Dynamo's "Data-dependent branching".
     Row(r"generic_jump|Data-dependent branching", None, "FX103"),
+    # A branch or assert on a data-dependent value: on a tensor (FX103, FX104),
+    # or on a Python value or size drawn from tensor data (FX106).
+    Row(_GUARD_ON_TENSOR, _ASSERT, "FX104"),
+    Row(_GUARD_ON_TENSOR, _CONDITION, "FX103"),
+    Row(_GUARD, _ASSERT, "FX106"),
+    Row(_GUARD, _CONDITION, "FX106"),
     # A Python value read from tensor data: the user's line says which pitfall.
     Row(_DATA_DEPENDENT, _ITEM, "FX101"),
     Row(_DATA_DEPENDENT, _ASSERT, "FX104"),
