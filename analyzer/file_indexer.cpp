@@ -546,9 +546,11 @@ class Indexer {
       std::string callee = dotted_text(r.field("function"), src_);
       std::string element = container_element_class(r);
       if (!element.empty()) cls.attribute_element_classes[name] = element;
-      if (!callee.empty() && is_capitalized(callee) && !torch_api::is_module_class(m_.imports.qualify(callee))) {
+      if (!callee.empty() && is_capitalized(callee)) {
         cls.attribute_classes[name] = callee;
-        if (v.kind == ValueKind::Unknown) v = Value::of(ValueKind::Module);  // resolved later
+        if (v.kind == ValueKind::Unknown && !torch_api::is_module_class(m_.imports.qualify(callee))) {
+          v = Value::of(ValueKind::Module);  // resolved later
+        }
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <optional>
+#include <set>
 
 #include "analyzer/torch_api.h"
 #include "analyzer/trace_truth.h"
@@ -289,6 +290,41 @@ ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) c
     if (it == info.attribute_classes.end()) return std::nullopt;
     return resolve_class(cur.file, it->second);
   });
+}
+
+std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::string_view attr) const {
+  std::call_once(subclasses_once_, [&] {
+    for (size_t f = 0; f < files_.size(); ++f) {
+      for (size_t k = 0; k < file(static_cast<int>(f)).classes.size(); ++k) {
+        ClassRef sub{static_cast<int>(f), static_cast<int>(k)};
+        for (ClassRef b : bases_of(sub)) subclasses_[{b.file, b.cls}].push_back(sub);
+      }
+    }
+  });
+  std::vector<std::string> out;
+  auto add = [&](ClassRef cur, const ClassInfo& info) {
+    auto it = info.attribute_classes.find(attr);
+    if (it == info.attribute_classes.end()) return false;
+    out.push_back(file(cur.file).imports.qualify(it->second));
+    return true;
+  };
+  first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+    return add(cur, info) ? std::optional<bool>(true) : std::nullopt;
+  });
+  std::vector<ClassRef> work{c};
+  std::set<std::pair<int, int>> seen{{c.file, c.cls}};
+  while (!work.empty() && seen.size() < 4096) {
+    ClassRef cur = work.back();
+    work.pop_back();
+    auto it = subclasses_.find({cur.file, cur.cls});
+    if (it == subclasses_.end()) continue;
+    for (ClassRef sub : it->second) {
+      if (!seen.insert({sub.file, sub.cls}).second) continue;
+      add(sub, file(sub.file).classes[static_cast<size_t>(sub.cls)]);
+      work.push_back(sub);
+    }
+  }
+  return out;
 }
 
 ClassRef ProjectModel::self_attribute_element_class(ClassRef c, std::string_view attr) const {

@@ -3,7 +3,9 @@
 // (compile regions), which classes are nn.Modules, and name resolution across
 // the files being checked.
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -49,6 +51,10 @@ class ProjectModel {
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
+  // The classes, qualified as imported ("torch.nn.LSTM"), that `self.<attr>`
+  // is constructed from for a method of `c`: where `c` or its nearest base
+  // assigns it, and where any project subclass of `c` does.
+  std::vector<std::string> attribute_constructors(ClassRef c, std::string_view attr) const;
   // Project class of every element of `self.<attr>` when it was built as a
   // ModuleList or Sequential of one project class.
   ClassRef self_attribute_element_class(ClassRef c, std::string_view attr) const;
@@ -106,6 +112,9 @@ class ProjectModel {
   // Truth under a tracer of the conditions call edges lie under, while the
   // regions are computed (both tracers ask the same).
   std::unordered_map<const void*, std::optional<bool>> condition_truth_;
+  // Direct project subclasses of each class, built when first asked.
+  mutable std::once_flag subclasses_once_;
+  mutable std::map<std::pair<int, int>, std::vector<ClassRef>> subclasses_;
   // HatchPredicate by function, -1 until asked.
   mutable std::vector<std::unique_ptr<std::atomic<int8_t>[]>> hatch_;
 };

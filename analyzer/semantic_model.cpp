@@ -211,6 +211,11 @@ void SemanticModel::bind_parameters() {
   }
 }
 
+std::vector<std::string> SemanticModel::self_attribute_constructors(std::string_view attr) const {
+  if (cls_ < 0) return {};
+  return project_.attribute_constructors({file_index_, cls_}, attr);
+}
+
 Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward) const {
   Node type, def;
   if (p.is(NodeKind::DefaultParameter)) {

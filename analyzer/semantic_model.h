@@ -62,6 +62,9 @@ class SemanticModel {
   std::string_view self_name() const { return self_; }
   // What `self.<attr>` holds in the enclosing class.
   Value self_attribute(std::string_view attr) const;
+  // The classes `self.<attr>` may be constructed from here, qualified
+  // (ProjectModel::attribute_constructors); empty outside methods.
+  std::vector<std::string> self_attribute_constructors(std::string_view attr) const;
   // What an enclosing function's first binding of `name` holds.
   Value enclosing_value(std::string_view name) const;
   // The function is handed to a compiler itself, not only called from compiled code.

@@ -260,7 +260,8 @@ def render(results_dir):
     w("Dynamo's break sites here include its breaks inside loops (\"graph break in loop\": Dynamo found the "
       "break, then skipped the whole frame and ran it eagerly; recorded from `raise_loop_graph_break`, since "
       "`explain` does not list them). \"Dynamo skipped the frame\": the site lies in such a frame, after the "
-      "break that made Dynamo skip it, so Dynamo never traced it and lists nothing there; the capture "
+      "break that made Dynamo skip it, or after a break Dynamo cannot resume from (a recurrent module: "
+      "the rest of that frame runs eagerly), so Dynamo never traced it and lists nothing there; the capture "
       "resumes after each break instead.")
     w("")
     if cap_only:
@@ -364,7 +365,8 @@ def render(results_dir):
       f"(same statement: {pct(len(prec_stmt), len(errs))}).")
     seen = [x for x in errs if st.key(*x) in dyn_site_stmt or not in_skipped(x)]
     w(f"  Of those lines, {len(errs) - len(seen)} lie in frames Dynamo skipped, after the break inside a loop "
-      f"that made it skip them (Dynamo never traced them, so it neither confirms nor refutes a break there); "
+      f"that made it skip them or a break it cannot resume from (Dynamo never traced them, so it neither "
+      f"confirms nor refutes a break there); "
       f"over the other {len(seen)}, "
       f"{pct(len([x for x in seen if st.key(*x) in dyn_site_stmt]), len(seen))} are Dynamo break sites "
       f"(same statement).")
@@ -609,10 +611,17 @@ def _frame_name(frame, at):
     return f"`{frame['name']}` ({where})"
 
 
+# Dynamo's reasons for a break at which it stops tracing the frame, so that
+# the rest of it runs eagerly: checked with torch.compile on a module whose
+# later operations compile into no graph.
+UNRESUMABLE_BREAKS = {"Attempted to wrap RNN, GRU, or LSTM"}
+
+
 def _skipped_regions(recs, st):
     """(file, first line of the function) -> the first line Dynamo never traced, for each frame
     it skipped: the skipped frame's line at the break inside a loop that made Dynamo skip it
-    (the earliest over the models), else the frame's first line. A resume function
+    (the earliest over the models), else the frame's first line; and the line of a break it
+    cannot resume after (UNRESUMABLE_BREAKS), from which the frame ran eagerly. A resume function
     (``torch_dynamo_resume_in_<f>_at_<N>``, the rest of ``f`` after an earlier break) is mapped
     to its function ``f``."""
     regions = {}
@@ -633,6 +642,15 @@ def _skipped_regions(recs, st):
                 continue
             frm = at if at is not None else first
             regions[(fname, start)] = min(regions.get((fname, start), frm), frm)
+        # A break Dynamo cannot resume after (it raises while loading the value,
+        # not at a call): the graph ends there and the rest of the frame runs eagerly.
+        for b in d.get("break_sites", []):
+            if b.get("reason") not in UNRESUMABLE_BREAKS or not b.get("filename"):
+                continue
+            start = st.func_start(b["filename"], b["lineno"])
+            if start is not None:
+                key = (b["filename"], start)
+                regions[key] = min(regions.get(key, b["lineno"]), b["lineno"])
     return regions
 
 

@@ -63,6 +63,7 @@ class CallPolicy {
                         py::handle kwargs) const;
 
   py::object tensor_cls_, module_cls_, sequential_cls_, tensor_base_cls_;
+  py::object rnn_classes_;  // nn.RNN, nn.GRU, nn.LSTM
   py::object function_type_, method_type_, builtin_type_, method_descriptor_type_, wrapper_descriptor_type_,
       method_wrapper_type_, opoverload_packet_cls_, opoverload_cls_;
   py::object builtins_;
