@@ -19,6 +19,17 @@ bool ArgumentTypes::called(int file, int function) const {
   return joined_.count({file, function}) > 0;
 }
 
+bool ArgumentTypes::same_calls(const ArgumentTypes& other, int file, int function) const {
+  if (this == &other) return true;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  auto mine = joined_.find({file, function});
+  auto theirs = other.joined_.find({file, function});
+  if (mine == joined_.end() || theirs == other.joined_.end()) {
+    return mine == joined_.end() && theirs == other.joined_.end();
+  }
+  return mine->second == theirs->second;
+}
+
 void ArgumentTypes::merge(const ArgumentTypes& other) {
   std::map<std::pair<int, int>, std::vector<Value>> theirs;
   {

@@ -26,6 +26,9 @@ class ArgumentTypes {
   Value parameter(int file, int function, size_t index) const;
   // Whether any call of the function was recorded.
   bool called(int file, int function) const;
+  // Whether `other` knows the same of the function's calls: a walk of that
+  // function then sees the same parameters with either.
+  bool same_calls(const ArgumentTypes& other, int file, int function) const;
   // Joins in everything `other` recorded.
   void merge(const ArgumentTypes& other);
   bool operator==(const ArgumentTypes& other) const;

@@ -47,8 +47,8 @@ void for_each_bound_name(Node target, std::string_view src, Fn&& fn) {
 
 class Indexer {
  public:
-  Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options)
-      : src_(tree.text()), m_(model), options_(options) {}
+  Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options, const CancelFlag* cancel)
+      : src_(tree.text()), m_(model), options_(options), cancel_(cancel) {}
 
   void run(Node root) { visit_block(root, Ctx{}); resolve_pending_mutations(); }
 
@@ -99,6 +99,7 @@ class Indexer {
 
   void visit(Node n, const Ctx& ctx) {
     if (!n.is_named()) return;
+    if ((++visited_ & 1023) == 0) throw_if_cancelled(cancel_);  // a newer text is waiting
     switch (n.kind()) {
       case NodeKind::Comment:
         m_.comments.push_back(n.range());
@@ -737,6 +738,8 @@ class Indexer {
   std::string_view src_;
   FileModel& m_;
   const IndexOptions& options_;
+  const CancelFlag* cancel_;
+  uint32_t visited_ = 0;
   std::vector<Pending> pending_;
 };
 
@@ -814,12 +817,12 @@ AnnotationKind classify_annotation(Node type, std::string_view source, const Imp
 }
 
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
-                     const IndexOptions& options) {
+                     const IndexOptions& options, const CancelFlag* cancel) {
   FileModel model;
   model.source = tree.text();
   model.module_name = std::move(module_name);
   model.is_package = is_package;
-  Indexer(tree, model, options).run(tree.root());
+  Indexer(tree, model, options, cancel).run(tree.root());
   return model;
 }
 

@@ -154,9 +154,10 @@ struct IndexOptions {
 };
 
 // Builds the model of one parsed file; keeps views into `tree`, which must
-// stay alive and in place while the model is used. `module_name` is its dotted import name.
+// stay alive and in place while the model is used. `module_name` is its dotted
+// import name. Once `cancel` is set it stops and throws CheckCancelled.
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
-                     const IndexOptions& options);
+                     const IndexOptions& options, const CancelFlag* cancel = nullptr);
 
 // The kind of an annotation expression (see AnnotationKind).
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);

@@ -167,7 +167,7 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
                                                       : SyntaxTree::parse(input.text, keep, cancel));
     throw_if_cancelled(cancel);
     if (!file.too_deep()) {
-      file.model = index_file(*file.tree, input.module_name, package, options);
+      file.model = index_file(*file.tree, input.module_name, package, options, cancel);
       return file;
     }
   } catch (const std::exception& e) {
@@ -207,11 +207,15 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   // What compiled callers pass to helpers: silent walks of the compiled
   // functions, each using what the one before learned, so a value reaches
   // one call level deeper per walk; they stop when a walk learns nothing new.
-  // Each file records apart, so that what an unchanged file recorded is reused.
+  // Each file records apart, so that what an unchanged file recorded is reused;
+  // within a file, a function whose parameters the walk before saw the same
+  // records the same again, so only the functions whose callers changed walk.
   constexpr size_t kMaxPasses = 3;
   class Silent final : public CodeVisitor {} silent;
   std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
   std::vector<ArgumentTypes> known{ArgumentTypes{}};  // known[p]: what pass p walks with
+  // Each walked function's own records in the last pass, by file.
+  std::vector<std::vector<std::optional<ArgumentTypes>>> by_function(files.size()), by_function_next(files.size());
   for (size_t pass = 0; pass < kMaxPasses; ++pass) {
     if (cancelled()) throw CheckCancelled{};
     const ArgumentTypes* walk_known = pass == 0 ? nullptr : &known[pass];
@@ -224,24 +228,35 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     recorded.emplace_back(files.size(), std::nullopt);
     std::vector<std::optional<ArgumentTypes>>& mine_all = recorded.back();
     parallel_for(files.size(), options.jobs, [&](size_t i) {
+      by_function_next[i].clear();
       if (failure[i]) return;
       if (kept && !(*reparsed)[i] && (*kept)[i]) {
         mine_all[i] = (*kept)[i];
         return;
       }
       ArgumentTypes mine;
+      const std::vector<std::optional<ArgumentTypes>>& before = by_function[i];
+      std::vector<std::optional<ArgumentTypes>>& now = by_function_next[i];
+      now.resize(files[i]->model.functions.size());
       try {
         for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
           if (cancelled()) throw CheckCancelled{};
-          if (project.in_region(static_cast<int>(i), static_cast<int>(f))) {
-            walk_function(project, static_cast<int>(i), static_cast<int>(f), silent, walk_known, &mine);
+          int file = static_cast<int>(i), function = static_cast<int>(f);
+          if (!project.in_region(file, function)) continue;
+          if (pass > 0 && f < before.size() && before[f] && known[pass].same_calls(known[pass - 1], file, function)) {
+            now[f] = before[f];
+          } else {
+            now[f].emplace();
+            walk_function(project, file, function, silent, walk_known, &*now[f]);
           }
+          mine.merge(*now[f]);
         }
         mine_all[i] = std::move(mine);
       } catch (const std::exception& e) {
         failure[i] = e.what();
       }
     });
+    std::swap(by_function, by_function_next);
     ArgumentTypes learned;
     for (const auto& r : mine_all) {
       if (r) learned.merge(*r);
