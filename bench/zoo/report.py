@@ -24,10 +24,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import static  # noqa: E402 - beside this file
+
 LIB_NAMES = ("torchvision", "timm", "transformers")
 
 
 # ----------------------------------------------------------------------------- loading
+
+# Model -> the instruction spans its eager run executed (static.load_spans), where recorded.
+SPANS = {}
+
 
 def load(results_dir):
     recs = {}
@@ -48,6 +54,9 @@ def load(results_dir):
         if lf and os.path.exists(os.path.join(results_dir, lf)):
             with open(os.path.join(results_dir, lf)) as f:
                 lines[r["name"]] = {k: set(v) for k, v in json.load(f).items()}
+            spans = static.load_spans(os.path.join(results_dir, lf))
+            if spans is not None:
+                SPANS[r["name"]] = spans
     return recs, lint, lines
 
 
@@ -302,9 +311,11 @@ def render(results_dir):
     w("")
     w("fxlint ran once per target over every Python file of torchvision, timm, transformers and "
       "torch/nn (`bench/zoo/fxlint.toml`: no excludes; default `--scope reachable`). A finding counts "
-      "for a model when the model's eager forward executed its line (`sys.settrace` over those files). "
-      "Recall is over distinct sites (union over models); precision over distinct lines with an fxlint "
-      "**error** that some model executed.")
+      "for a model when the model's eager forward executed its line (`sys.settrace` over those files) "
+      f"and, for the {len(SPANS)} models whose run also recorded the instructions it executed, an instruction "
+      "inside the finding's own source range (`a and not f(x)` runs its line, but not `not f(x)`, when `a` "
+      "is false). Recall is over distinct sites (union over models); precision over distinct lines with an "
+      "fxlint **error** that some model executed.")
     w("")
     by_line = {t: _index(v["findings"]) for t, v in lint.items()}
     by_stmt = {t: _index_stmt(v["findings"], st) for t, v in lint.items()}
@@ -355,7 +366,7 @@ def render(results_dir):
           f"the libraries (torch internals); their innermost library caller has a finding in the same "
           f"statement at {pct(len(rec_c), len(callers))}.")
     exec_dyn = _executed(dyn_models, lines)
-    errs = _errors_on(by_line["dynamo"], exec_dyn)
+    errs = _errors_on(by_line["dynamo"], exec_dyn, dyn_models, lines)
     dyn_site_set = set(dyn_sites)
     dyn_site_stmt = {st.key(*x) for x in dyn_site_set}
     prec = [x for x in errs if x in dyn_site_set]
@@ -693,7 +704,7 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
       f"model that failed, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
       f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
     execd = _executed(models, lines)
-    errs = _errors_on(by_line[target], execd)
+    errs = _errors_on(by_line[target], execd, models, lines)
     site_stmt = {st.key(*x) for x in sites}
     prec = [x for x in errs if x in sites]
     prec_stmt = [x for x in errs if st.key(*x) in site_stmt]
@@ -737,8 +748,18 @@ def _executed(models, lines):
     return ex
 
 
-def _errors_on(by_line, executed):
-    return sorted(x for x, fs in by_line.items() if x in executed and any(f[4] == "error" for f in fs))
+def _errors_on(by_line, executed, models, lines):
+    """The lines with an fxlint error that some model ran, and ran that error's own source range
+    where its instruction spans are recorded (static.ran)."""
+    def ran(f, x):
+        for r in models:
+            if x[1] in lines.get(r["name"], {}).get(x[0], ()):
+                spans = SPANS.get(r["name"])
+                if static.ran(f, None if spans is None else spans.get(x[0], {})):
+                    return True
+        return False
+    return sorted(x for x, fs in by_line.items()
+                  if x in executed and any(f[4] == "error" and ran(f, x) for f in fs))
 
 
 def _who_executed(models, lines, wanted):

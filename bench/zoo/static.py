@@ -61,7 +61,8 @@ def run_fxlint(paths, target, jobs=1):
     if proc.returncode != 0:
         raise RuntimeError(f"fxlint failed ({proc.returncode}): {proc.stderr[:2000]}")
     data = json.loads(proc.stdout or "[]")
-    return [[d["filename"], d["location"]["row"], d["location"]["column"], d["code"], d["severity"], d["message"]]
+    return [[d["filename"], d["location"]["row"], d["location"]["column"], d["code"], d["severity"], d["message"],
+             d["end_location"]["row"], d["end_location"]["column"]]
             for d in data]
 
 
@@ -121,17 +122,54 @@ def refresh_joins(results_dir, results_path, recs, lint_out):
             if lf and os.path.exists(os.path.join(results_dir, lf)):
                 with open(os.path.join(results_dir, lf)) as f:
                     lines = json.load(f)
-                rec["static"] = {t: on_executed_lines(i, lines) for t, i in idx.items()}
+                spans = load_spans(os.path.join(results_dir, lf))
+                rec["static"] = {t: on_executed_lines(i, lines, spans) for t, i in idx.items()}
                 n += 1
             out.write(json.dumps(rec, default=str) + "\n")
     os.replace(results_path + ".tmp", results_path)
     return n
 
 
-def on_executed_lines(by_line, lines):
-    """The findings whose line the model executed (lines: {filename: [lineno, ...]})."""
+def on_executed_lines(by_line, lines, spans=None):
+    """The findings whose line the model executed (lines: {filename: [lineno, ...]}), and,
+    where the instructions it ran in that file are known (spans, see load_spans), whose own
+    source range it ran an instruction of."""
     out = []
     for fname, nums in lines.items():
         for n in nums:
-            out += by_line.get((fname, n), [])
+            out += [f for f in by_line.get((fname, n), []) if ran(f, (spans or {}).get(fname))]
     return out
+
+
+def spans_path(lines_path):
+    """The instruction spans the eager step writes beside a model's executed lines."""
+    return lines_path[: -len(".json")] + ".spans.json"
+
+
+def load_spans(lines_path):
+    """{filename: {line: [(line, end line, column, end column), ...]}} of the instructions the
+    model ran, by their first line; None when the run did not record them."""
+    path = spans_path(lines_path)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        data = json.load(f)
+    out = {}
+    for fname, spans in data.items():
+        by = out.setdefault(fname, {})
+        for s in spans:
+            by.setdefault(s[0], []).append(tuple(s))
+    return out
+
+
+def ran(finding, file_spans):
+    """Whether an instruction the model ran lies inside the finding's source range: `a and not
+    f(x)` runs its line but not `not f(x)` when `a` is false. True when the spans are unknown."""
+    if file_spans is None or len(finding) < 8:
+        return True
+    start, end = (finding[1], finding[2] - 1), (finding[6], finding[7] - 1)
+    for line in range(finding[1], finding[6] + 1):
+        for l, el, c, ec in file_spans.get(line, ()):
+            if start <= (l, c) and (el, ec) <= end:
+                return True
+    return False

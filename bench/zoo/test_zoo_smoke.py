@@ -116,8 +116,11 @@ def test_executed_lines_and_their_findings(run):
     for t in static.TARGETS:
         with open(results / "fxlint" / f"{t}.json") as f:
             lint[t] = json.load(f)["findings"]
+    ran_anywhere = 0
     for name, rec in recs.items():
         lines = _lines(results, rec)
+        spans = static.load_spans(str(results / rec["lines_file"]))
+        assert spans is not None and set(spans) == set(lines), name
         assert lines and rec["steps"]["eager"]["lines"] == sum(len(v) for v in lines.values())
         assert all(any(d in f for d in LIB_DIRS) for f in lines), name
         assert any("/torch/nn/modules/" in f for f in lines), name
@@ -126,9 +129,14 @@ def test_executed_lines_and_their_findings(run):
             # every joined finding is an fxlint finding on a line the model executed ...
             assert all(fnd[1] in lines.get(fnd[0], ()) for fnd in joined), (name, t)
             assert all(fnd in lint[t] for fnd in joined), (name, t)
-            # ... and every fxlint finding on an executed line was joined
-            expected = [fnd for fnd in lint[t] if fnd[1] in lines.get(fnd[0], ())]
+            # ... and every fxlint finding on an executed line was joined, when the run executed
+            # an instruction inside the finding's own range
+            on_lines = [fnd for fnd in lint[t] if fnd[1] in lines.get(fnd[0], ())]
+            expected = [fnd for fnd in on_lines if static.ran(fnd, spans.get(fnd[0], {}))]
             assert sorted(map(tuple, expected)) == sorted(map(tuple, joined)), (name, t)
+            ran_anywhere += len(expected)
+    # the models ran the ranges of some of their findings
+    assert ran_anywhere > 0
     # the detector executed torchvision's detection code, where fxlint has findings
     assert any("torchvision/models/detection/" in fnd[0] for fnd in recs[DETECTOR]["static"]["dynamo"])
 
@@ -226,3 +234,27 @@ def test_report_renders(run):
     assert "## Capture vs TorchDynamo" in text and "## Speed" in text
     for name in recs:
         assert f"`{name}`" in text
+
+
+def test_a_finding_counts_where_its_own_range_ran(tmp_path):
+    """`a and not g(x)` with `a` false runs its line but not `not g(x)`."""
+    import importlib.util
+
+    import static
+    import worker
+
+    src = tmp_path / "mod.py"
+    src.write_text("def g(x):\n    return x\n\n\ndef f(a, x):\n    if a and not g(x):\n        return 1\n    return 2\n")
+    spec = importlib.util.spec_from_file_location("mod", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    line = 6
+    col = src.read_text().splitlines()[line - 1].index("not g(x)") + 1
+    finding = [str(src), line, col, "FX103", "error", "", line, col + len("not g(x)")]
+    for a, expect in ((False, False), (True, True)):
+        _, lines, spans = worker._trace_lines(lambda: mod.f(a, 0), (str(tmp_path),))
+        assert line in lines[str(src)]
+        by_line = {}
+        for s in spans[str(src)]:
+            by_line.setdefault(s[0], []).append(tuple(s))
+        assert static.ran(finding, by_line) is expect

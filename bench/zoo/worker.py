@@ -163,9 +163,13 @@ class _Alarm:
 
 
 def _trace_lines(fn, prefixes):
-    """Runs fn() with a tracer that records every line executed in the library files."""
+    """Runs fn() with a tracer that records every line executed in the library files, and the
+    source span (line, end line, column, end column) of every instruction executed there: a
+    line can run while an operand on it never does (`a and not f(x)` with `a` false)."""
     lines = {}
+    spans = {}
     seen = {}
+    positions = {}  # code object -> its instructions' spans
 
     def global_trace(frame, event, arg):
         fname = frame.f_code.co_filename
@@ -175,10 +179,20 @@ def _trace_lines(fn, prefixes):
         if not ok:
             return None
         bucket = lines.setdefault(fname, set())
+        span_bucket = spans.setdefault(fname, set())
+        code = frame.f_code
+        pos = positions.get(code)
+        if pos is None:
+            pos = positions[code] = list(code.co_positions())
+        frame.f_trace_opcodes = True
 
         def local(frame, event, arg):
             if event == "line":
                 bucket.add(frame.f_lineno)
+            elif event == "opcode":
+                i = frame.f_lasti // 2
+                if i < len(pos) and pos[i][0] is not None and pos[i][2] is not None:
+                    span_bucket.add(pos[i])
             return local
 
         return local
@@ -188,7 +202,7 @@ def _trace_lines(fn, prefixes):
         result = fn()
     finally:
         sys.settrace(None)
-    return result, {f: sorted(s) for f, s in lines.items() if s}
+    return result, {f: sorted(s) for f, s in lines.items() if s}, {f: sorted(s) for f, s in spans.items() if s}
 
 
 # ----------------------------------------------------------------------------- steps
@@ -259,13 +273,14 @@ def run_model(spec, opts, partial_path, lines_path):
         begin("eager")
         try:
             with _Alarm(step_timeout), torch.no_grad():
-                _, lines = _trace_lines(lambda: model(*args, **kwargs), prefixes)
+                _, lines, spans = _trace_lines(lambda: model(*args, **kwargs), prefixes)
                 times = []
                 for _ in range(2):
                     t0 = time.perf_counter()
                     model(*args, **kwargs)
                     times.append(time.perf_counter() - t0)
             _write(lines_path, lines)
+            _write(lines_path[: -len(".json")] + ".spans.json", spans)  # static.spans_path
             rec["steps"]["eager"] = {"ok": True, "time_s": min(times), "files": len(lines),
                                      "lines": sum(len(v) for v in lines.values())}
         except StepTimeout:

@@ -100,7 +100,8 @@ def _final_record(spec, partial_path, lines_path, status, wall, static_idx, rel_
         rec["lines_file"] = os.path.relpath(lines_path, rel_results)
         with open(lines_path) as f:
             lines = json.load(f)
-        rec["static"] = {t: static.on_executed_lines(idx, lines) for t, idx in static_idx.items()}
+        spans = static.load_spans(lines_path)
+        rec["static"] = {t: static.on_executed_lines(idx, lines, spans) for t, idx in static_idx.items()}
     return rec
 
 
