@@ -203,6 +203,16 @@ CallPlan CallPolicy::plan_builtin(py::handle /*callable*/, const std::string& na
   if (!tensors) return of_kind(CallKind::Constant);
   if (name == "int" || name == "float" || name == "bool" || name == "complex")
     return brk(name + "() of a tensor turns tensor data into a Python value", "FX102", "GB0033");
+  if ((name == "min" || name == "max") && args.size() == 2 && !has_kwargs_(kwargs)) {
+    auto operand = [&](const py::object& a) {
+      return is_tensor(a) || (PyNumber_Check(a.ptr()) && (PyLong_Check(a.ptr()) || PyFloat_Check(a.ptr())));
+    };
+    if (operand(args[0]) && operand(args[1])) {
+      CallPlan p = of_kind(CallKind::TensorMinMax);
+      p.method = name;
+      return p;
+    }
+  }
   if (name == "min" || name == "max" || name == "sorted")
     return brk(name + "() compares tensors and needs a Python bool", "FX103", "GB0170");
   if (name == "str" || name == "repr" || name == "format" || name == "ascii")

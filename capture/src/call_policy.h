@@ -24,6 +24,7 @@ enum class CallKind {
   ZeroArgSuper,    // super() needs the interpreted frame's __class__ cell
   ConstructUser,   // user class: object created eagerly, its __init__ interpreted
   CompilingFlag,   // is_compiling() / is_fx_tracing(): true under capture, as under a tracer
+  TensorMinMax,    // max(t, n) / min(t, n) or of two tensors: torch.clamp / maximum / minimum, as Dynamo reads them
   Break,           // runs eagerly between graphs
 };
 
@@ -31,7 +32,7 @@ struct CallPlan {
   CallKind kind = CallKind::Constant;
   py::object function;     // InlineFunction / InlineModule: the Python function to run
   py::object bound_self;   // prepended to the arguments when set
-  std::string method;      // TensorMethod: the method name
+  std::string method;      // TensorMethod: the method name; TensorMinMax: "min" or "max"
   BreakInfo brk;           // Break: why
 };
 

@@ -433,6 +433,27 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
                        py::none(), false);
       return r;
     }
+    case CallKind::TensorMinMax: {
+      // Dynamo does not compare here: a tensor and a number become torch.clamp,
+      // two tensors torch.maximum / torch.minimum; the result is a tensor.
+      bool is_max = plan.method == "max";
+      bool first_tensor = PyObject_IsInstance(args[0].ptr(), tensor_cls_.ptr()) == 1;
+      bool second_tensor = PyObject_IsInstance(args[1].ptr(), tensor_cls_.ptr()) == 1;
+      py::object fn;
+      std::vector<py::object> call_args;
+      py::dict call_kwargs;
+      if (first_tensor && second_tensor) {
+        fn = torch_.attr(is_max ? "maximum" : "minimum");
+        call_args = {args[0], args[1]};
+      } else {
+        fn = torch_.attr("clamp");
+        call_args = {first_tensor ? args[0] : args[1]};
+        call_kwargs[is_max ? "min" : "max"] = first_tensor ? args[1] : args[0];
+      }
+      py::object r = call_eagerly(fn, call_args, call_kwargs);
+      graphs_.record("call_function", fn, to_tuple(call_args), call_kwargs, r);
+      return r;
+    }
     case CallKind::TensorMethod: {
       py::object self = plan.bound_self ? plan.bound_self : args.at(0);
       size_t from = plan.bound_self ? 0 : 1;

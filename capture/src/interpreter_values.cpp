@@ -236,15 +236,8 @@ py::object Interpreter::subscript(py::handle obj, py::handle index) {
 
 void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle value) {
   if (graphs_.is_tensor(obj)) {
-    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
-      graphs_.escape(obj);
-      graphs_.escape(index);
-      graphs_.escape(value);
-      graph_break({"boolean mask assignment: indexing by a mask has a data-dependent size", "FX302", "GB0036"});
-      if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
-      graphs_.mark_external(obj);  // changed outside any graph: the next graph takes it as an input
-      return;
-    }
+    // Through a boolean mask too: TorchDynamo traces `x[mask] = v` as one
+    // in-graph index_put_, without a break (reading `v[mask]` is the break).
     if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
     graphs_.record("call_function", operator_.attr("setitem"), py::make_tuple(obj, index, value), py::dict(),
                    py::none());

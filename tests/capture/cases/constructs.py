@@ -234,3 +234,12 @@ def python_semantics(x):
     rows = x[None, ..., 0:3][0]
     del flags
     return y + p.u * p.v + q.a * q.b + s.value() + rows + len(label) + len(uniq)
+
+
+@case(graphs=1, inputs=x43)
+def builtin_max_min_of_a_tensor_and_a_number(x):
+    # TorchDynamo reads these as torch.clamp / torch.maximum, without a break.
+    lo = max(x[0, 0], 0)
+    hi = min(x[1, 1] + 1, 2.5)
+    both = max(x[2, 0], x[2, 1])
+    return x * lo + hi - both

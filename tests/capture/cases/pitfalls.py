@@ -207,10 +207,19 @@ def mask_index(x):
     return y.sum() * 2
 
 
-@case(graphs=2, inputs=x43)
+@case(graphs=1, inputs=x43)
 def mask_assign(x):
+    # TorchDynamo traces the assignment as one index_put_: no break.
     z = x.clone()
-    z[z < 0] = 0  # break: FX302
+    z[z < 0] = 0
+    z[z > 1] = x.sum()
+    return z * 2
+
+
+@case(graphs=2, inputs=x43)
+def mask_assign_of_a_mask_read(x):
+    z = x.clone()
+    z[z < 0] = x[x < 0] * 2  # break: FX301
     return z * 2
 
 

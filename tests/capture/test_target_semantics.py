@@ -1,9 +1,13 @@
-"""The `export` target's severities against the real compilers: each pattern
-below is exported with torch.export (strict and non-strict); where the export
-fails, `fxlint check --target export` has an error on the line it fails at, and
-where it succeeds, fxlint gives no error for the file (warnings are allowed:
-FX101 and FX301-FX303 are warnings there). The patterns fxlint only warns about
-also export to ONNX and match eager in ONNX Runtime."""
+"""The `export` and `dynamo` targets' severities against the real compilers.
+
+Each export pattern is exported with torch.export (strict and non-strict);
+where the export fails, `fxlint check --target export` has an error on the
+line it fails at, and where it succeeds, fxlint gives no error for the file
+(warnings are allowed: FX101 and FX301-FX303 are warnings there). The patterns
+fxlint only warns about also export to ONNX and match eager in ONNX Runtime.
+
+Each Dynamo pattern runs under `torch._dynamo.explain`: the lines where it
+breaks are exactly the lines where `fxlint check --target dynamo` has an error."""
 
 import importlib.util
 import json
@@ -48,10 +52,38 @@ CASES = {
 }
 
 
-def module_source(body, helpers):
-    init = "        self.layer = Layer()\n" if "class Layer" in helpers else ""
+# name -> (forward body of class M, what its __init__ adds)
+DYNAMO_CASES = {
+    "item": ("return x * x.sum().item()", ""),
+    "item_then_branch": ("v = x.sum().item()\n        if v > 0:\n            return x\n        return -x", ""),
+    "mask_read": ("return x[x > 0] * 2", ""),
+    "mask_assign": ("y = x.clone()\n        y[y > 0] = 0\n        y[y < -1] = x.sum()\n        return y * 2", ""),
+    "nonzero": ("return x.nonzero().float() + 1", ""),
+    "tensor_branch": ("if x.sum() > 0:\n            return x\n        return -x", ""),
+    "builtin_max_of_a_tensor_and_a_number": ("lo = max(x[0], 0)\n        hi = min(x[1], 2.5)\n        return x * lo + hi",
+                                             ""),
+    "lstm": ("h = torch.relu(x) * 3 + 1\n        y, _ = self.rnn(h.view(1, 1, 8))\n        return y * 2",
+             "        self.rnn = nn.LSTM(8, 8)\n"),
+    "print": ("y = x * 2\n        print(y)\n        return y + 1", ""),
+}
+
+
+def module_source(body, helpers, init=""):
+    if "class Layer" in helpers:
+        init += "        self.layer = Layer()\n"
     return (HEADER + helpers + "\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n" + init +
             "\n    def forward(self, x):\n        " + body + "\n")
+
+
+def error_lines(root, target):
+    """{file stem: lines with an fxlint error} for `fxlint check --target TARGET root`."""
+    out = subprocess.run([FXLINT, "check", "--target", target, "--output-format", "json", "--exit-zero", str(root)],
+                         capture_output=True, text=True, check=True).stdout
+    errors = {}
+    for d in json.loads(out):
+        if d["severity"] == "error":
+            errors.setdefault(pathlib.Path(d["filename"]).stem, set()).add(d["location"]["row"])
+    return errors
 
 
 @pytest.fixture(scope="module")
@@ -59,13 +91,27 @@ def cases(tmp_path_factory):
     root = tmp_path_factory.mktemp("export_semantics")
     for name, (body, helpers, _) in CASES.items():
         (root / f"{name}.py").write_text(module_source(body, helpers))
-    out = subprocess.run([FXLINT, "check", "--target", "export", "--output-format", "json", "--exit-zero", str(root)],
-                         capture_output=True, text=True, check=True).stdout
-    errors = {}
-    for d in json.loads(out):
-        if d["severity"] == "error":
-            errors.setdefault(pathlib.Path(d["filename"]).stem, set()).add(d["location"]["row"])
-    return root, errors
+    return root, error_lines(root, "export")
+
+
+@pytest.fixture(scope="module")
+def dynamo_cases(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dynamo_semantics")
+    for name, (body, init) in DYNAMO_CASES.items():
+        # explain lists no break whose graph before it would be empty: start with tensor work.
+        (root / f"{name}.py").write_text(module_source("x = x * 2\n        " + body, "", init))
+    return root, error_lines(root, "dynamo")
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMO_CASES))
+def test_dynamo_breaks_exactly_where_fxlint_reports_an_error(dynamo_cases, name):
+    root, errors = dynamo_cases
+    path = root / f"{name}.py"
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(load(path))(torch.randn(8))
+    breaks = {frame.lineno for b in explained.break_reasons for frame in b.user_stack[-1:]
+              if frame.filename == str(path)}
+    assert breaks == errors.get(name, set()), f"{name}: Dynamo breaks at {sorted(breaks)}"
 
 
 def load(path):
