@@ -252,7 +252,9 @@ HatchPredicate hatch_predicate(std::string_view q) {
                                 "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling",
                                 "torch._dynamo.external_utils.is_compiling"};
   if (compiling.count(q)) return HatchPredicate::IsCompiling;
-  if (q == "torch.jit.is_scripting" || q == "torch.jit.is_tracing" || q == "torch._C._get_tracing_state") {
+  // torchvision._is_tracing is torchvision's spelling of torch.jit.is_tracing().
+  if (q == "torch.jit.is_scripting" || q == "torch.jit.is_tracing" || q == "torch._C._get_tracing_state" ||
+      q == "torchvision._is_tracing") {
     return HatchPredicate::IsScriptingOrTracing;
   }
   if (q == "torch.onnx.is_in_onnx_export") return HatchPredicate::IsInOnnxExport;
