@@ -33,6 +33,8 @@ LIB_NAMES = ("torchvision", "timm", "transformers")
 
 # Model -> the instruction spans its eager run executed (static.load_spans), where recorded.
 SPANS = {}
+# Model -> when its eager run first reached each line (static.load_first), where recorded.
+FIRST = {}
 
 
 def load(results_dir):
@@ -57,6 +59,9 @@ def load(results_dir):
             spans = static.load_spans(os.path.join(results_dir, lf))
             if spans is not None:
                 SPANS[r["name"]] = spans
+            first = static.load_first(os.path.join(results_dir, lf))
+            if first is not None:
+                FIRST[r["name"]] = first
     return recs, lint, lines
 
 
@@ -714,6 +719,21 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
       f"models executed, **{pct(len(prec), len(errs))}** are failure sites (same statement: "
       f"{pct(len(prec_stmt), len(errs))}). The compiler reports only its first failure per model, so this "
       f"undercounts; against failure sites and Dynamo break sites together: {pct(len(prec_broad), len(errs))}.")
+    reached = [x for x in errs if _reached(x, models, failed, lines, steps)]
+    # Rules whose pitfall does not fail a compile: it freezes a value or drops an effect.
+    loud = [x for x in reached if any(f[4] == "error" and not f[3].startswith(("FX2", "FX4"))
+                                      for f in by_line[target][x])]
+    w(f"  Of those lines, {len(errs) - len(reached)} ran only after the compiler's first failure, in every "
+      f"model that ran them (the eager run reached them later than the failing line), so the compiler never "
+      f"traced them; over the other {len(reached)}, "
+      f"{pct(len([x for x in reached if x in sites]), len(reached))} are failure sites, and "
+      f"{pct(len([x for x in loud if x in sites]), len(loud))} of the {len(loud)} whose errors are not all of "
+      f"the silent kinds (FX2xx global state, FX4xx stored tensors: the compiler freezes the value or drops "
+      f"the effect without failing).")
+    if target == "fx2onnx":
+        w("  `--target fx2onnx` models the strict FX tracer, which fails on data-dependent shapes (FX301-FX303) "
+          "and values (FX101) that this exporter, built on torch.export, carries as symbols; `--target export` "
+          "is the one that models it.")
 
     def has_err(r):
         return any(f[4] == "error" for f in r.get("static", {}).get(target, []))
@@ -746,6 +766,27 @@ def _executed(models, lines):
         for fname, nums in lines.get(r["name"], {}).items():
             ex |= {(fname, n) for n in nums}
     return ex
+
+
+def _reached(x, models, failed, lines, steps):
+    """Whether a compiler traced line x for some model that ran it: the model exported, or its
+    eager run first reached x before the line of the compiler's first failure (unknown order
+    counts as reached)."""
+    failed_names = {r["name"] for r in failed}
+    for r in models:
+        if x[1] not in lines.get(r["name"], {}).get(x[0], ()):
+            continue
+        if r["name"] not in failed_names:
+            return True
+        first = FIRST.get(r["name"])
+        fails = [(v["site"]["filename"], v["site"]["lineno"]) for s in steps
+                 for v in [r["steps"].get(s) or {}] if v.get("ok") is False and v.get("site")]
+        if first is None or not fails:
+            return True
+        at = [first.get(f) for f in fails if first.get(f) is not None]
+        if not at or first.get(x, -1) <= max(at):
+            return True
+    return False
 
 
 def _errors_on(by_line, executed, models, lines):

@@ -162,6 +162,17 @@ def load_spans(lines_path):
     return out
 
 
+def load_first(lines_path):
+    """{(filename, line): when the model's eager run first reached it} (a count of lines first
+    reached before it); None when the run did not record it."""
+    path = lines_path[: -len(".json")] + ".first.json"
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        data = json.load(f)
+    return {(fname, line): at for fname, pairs in data.items() for line, at in pairs}
+
+
 def ran(finding, file_spans):
     """Whether an instruction the model ran lies inside the finding's source range: `a and not
     f(x)` runs its line but not `not f(x)` when `a` is false. True when the spans are unknown."""

@@ -252,7 +252,10 @@ def test_a_finding_counts_where_its_own_range_ran(tmp_path):
     col = src.read_text().splitlines()[line - 1].index("not g(x)") + 1
     finding = [str(src), line, col, "FX103", "error", "", line, col + len("not g(x)")]
     for a, expect in ((False, False), (True, True)):
-        _, lines, spans = worker._trace_lines(lambda: mod.f(a, 0), (str(tmp_path),))
+        _, lines, spans, first = worker._trace_lines(lambda: mod.f(a, 0), (str(tmp_path),))
+        # the test of the `if` is reached before the arm it takes
+        order = dict(first[str(src)])
+        assert order[line] < order[7 if a else 8]
         assert line in lines[str(src)]
         by_line = {}
         for s in spans[str(src)]:

@@ -163,13 +163,16 @@ class _Alarm:
 
 
 def _trace_lines(fn, prefixes):
-    """Runs fn() with a tracer that records every line executed in the library files, and the
-    source span (line, end line, column, end column) of every instruction executed there: a
-    line can run while an operand on it never does (`a and not f(x)` with `a` false)."""
+    """Runs fn() with a tracer that records every line executed in the library files, the order
+    in which the run first reached them, and the source span (line, end line, column, end
+    column) of every instruction executed there: a line can run while an operand on it never
+    does (`a and not f(x)` with `a` false)."""
     lines = {}
     spans = {}
+    first = {}  # file -> {line: when the run first reached it}
     seen = {}
     positions = {}  # code object -> its instructions' spans
+    clock = [0]
 
     def global_trace(frame, event, arg):
         fname = frame.f_code.co_filename
@@ -180,6 +183,7 @@ def _trace_lines(fn, prefixes):
             return None
         bucket = lines.setdefault(fname, set())
         span_bucket = spans.setdefault(fname, set())
+        first_bucket = first.setdefault(fname, {})
         code = frame.f_code
         pos = positions.get(code)
         if pos is None:
@@ -188,7 +192,10 @@ def _trace_lines(fn, prefixes):
 
         def local(frame, event, arg):
             if event == "line":
-                bucket.add(frame.f_lineno)
+                if frame.f_lineno not in bucket:
+                    bucket.add(frame.f_lineno)
+                    first_bucket[frame.f_lineno] = clock[0]
+                    clock[0] += 1
             elif event == "opcode":
                 i = frame.f_lasti // 2
                 if i < len(pos) and pos[i][0] is not None and pos[i][2] is not None:
@@ -202,7 +209,8 @@ def _trace_lines(fn, prefixes):
         result = fn()
     finally:
         sys.settrace(None)
-    return result, {f: sorted(s) for f, s in lines.items() if s}, {f: sorted(s) for f, s in spans.items() if s}
+    return (result, {f: sorted(s) for f, s in lines.items() if s}, {f: sorted(s) for f, s in spans.items() if s},
+            {f: sorted(d.items()) for f, d in first.items() if d})
 
 
 # ----------------------------------------------------------------------------- steps
@@ -273,7 +281,7 @@ def run_model(spec, opts, partial_path, lines_path):
         begin("eager")
         try:
             with _Alarm(step_timeout), torch.no_grad():
-                _, lines, spans = _trace_lines(lambda: model(*args, **kwargs), prefixes)
+                _, lines, spans, first = _trace_lines(lambda: model(*args, **kwargs), prefixes)
                 times = []
                 for _ in range(2):
                     t0 = time.perf_counter()
@@ -281,6 +289,7 @@ def run_model(spec, opts, partial_path, lines_path):
                     times.append(time.perf_counter() - t0)
             _write(lines_path, lines)
             _write(lines_path[: -len(".json")] + ".spans.json", spans)  # static.spans_path
+            _write(lines_path[: -len(".json")] + ".first.json", first)  # static.load_first
             rec["steps"]["eager"] = {"ok": True, "time_s": min(times), "files": len(lines),
                                      "lines": sum(len(v) for v in lines.values())}
         except StepTimeout:
