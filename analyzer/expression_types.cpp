@@ -145,12 +145,13 @@ Value SemanticModel::type_of(Node e) const {
       return join(value_of(parts[0]), value_of(parts[2]));
     }
     case NodeKind::Tuple: case NodeKind::List: case NodeKind::ExpressionList: case NodeKind::Set: {
-      bool all_tensor = true, any = false, data_dependent = false;
+      // Data-dependent only when every element is: an element read out of it is then one.
+      bool all_tensor = true, any = false, data_dependent = true;
       for (Node c : NamedChildren(e)) {
         any = true;
         Value v = value_of(c);
         all_tensor = all_tensor && v.is_tensor();
-        data_dependent = data_dependent || v.data_dependent;
+        data_dependent = data_dependent && v.data_dependent;
       }
       Value r = any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
