@@ -188,7 +188,8 @@ Value SemanticModel::combine(const Value& a, const Value& b, bool bitwise, bool 
   // A shape from data broadcasts into the result; a size from data stays one.
   if (v.is_tensor()) v.data_dependent = (a.is_tensor() && a.data_dependent) || (b.is_tensor() && b.data_dependent);
   if (v.kind == ValueKind::Static) {
-    v.data_dependent = (a.kind == ValueKind::Static && a.data_dependent) || (b.kind == ValueKind::Static && b.data_dependent);
+    v.data_dependent =
+        (a.kind == ValueKind::Static && a.data_dependent) || (b.kind == ValueKind::Static && b.data_dependent);
   }
   return v;
 }
@@ -289,7 +290,8 @@ Value SemanticModel::subscript_value(Node sub) const {
     case ValueKind::Static: {
       Value r = Value::of(ValueKind::Static);
       // x.shape[0] of a tensor with data-dependent rows
-      r.data_dependent = base.data_dependent && first && (first.is(NodeKind::Slice) || (first.is(NodeKind::Integer) && first.text(src_) == "0"));
+      bool rows = first && (first.is(NodeKind::Slice) || (first.is(NodeKind::Integer) && first.text(src_) == "0"));
+      r.data_dependent = base.data_dependent && rows;
       return r;
     }
     case ValueKind::TensorData:
@@ -336,7 +338,8 @@ Value SemanticModel::call_value(Node call) const {
         r.data_dependent = ov.data_dependent && rows && (method == "numel" || positional.size() <= 1);
       } else if (r.is_tensor() || r.kind == ValueKind::TensorSequence) {
         bool full_reduction = torch_api::is_reduction(method) && a.empty();
-        bool tensor_repeats = method == "repeat_interleave" && !positional.empty() && value_of(positional[0]).is_tensor();
+        bool tensor_repeats =
+            method == "repeat_interleave" && !positional.empty() && value_of(positional[0]).is_tensor();
         r.data_dependent =
             torch_api::is_dynamic_shape_method(method) || tensor_repeats || (ov.data_dependent && !full_reduction);
       }
@@ -442,15 +445,17 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     // callers pass, and give the tensor they declare.
     if (q.starts_with("torchvision.")) {
       std::string written = dotted_text(callee, src_);
-      FunctionRef f = written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
+      FunctionRef f =
+          written.empty() ? FunctionRef{} : project_.resolve_function(file_index_, function_index_, written);
       if (f.valid()) {
         record_call(call, f);
-        if (r.kind == ValueKind::Unknown && project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor) {
-          r = Value::tensor();
-        }
+        const FunctionInfo& info = project_.file(f.file).functions[static_cast<size_t>(f.function)];
+        if (r.kind == ValueKind::Unknown && info.returns_tensor) r = Value::tensor();
       }
     }
-    if (r.is_tensor() || r.kind == ValueKind::TensorSequence) r.data_dependent = data_dependent_result(q, positional, a);
+    if (r.is_tensor() || r.kind == ValueKind::TensorSequence) {
+      r.data_dependent = data_dependent_result(q, positional, a);
+    }
     return r;
   }
   // A project class constructed, or a project function returning tensors.
