@@ -248,7 +248,9 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     }
     // A tensor with data-dependent rows from any caller (whatever the others pass).
     bool tensor = v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor;
-    if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) v.data_dependent = passed.data_dependent;
+    if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
+      v.data_dependent = passed.data_dependent;
+    }
     return v;
   }
   if (def) {

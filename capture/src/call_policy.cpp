@@ -275,10 +275,10 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     std::string mod = py::str(py::type::of(callable).attr("__module__"));
     bool standard = module_is(mod, "torch.nn") || module_is(mod, "torch.ao");
     // TorchDynamo runs these eagerly unless torch._dynamo.config.allow_rnn is set.
-    if (PyObject_IsInstance(c, rnn_classes_.ptr()) == 1)
-      return brk("Attempted to wrap RNN, GRU, or LSTM: " + std::string(py::str(py::type::of(callable).attr("__name__"))) +
-                     " runs eagerly, outside the graph",
-                 "FX502", "GB0014");
+    if (PyObject_IsInstance(c, rnn_classes_.ptr()) == 1) {
+      std::string cls = py::str(py::type::of(callable).attr("__name__"));
+      return brk("Attempted to wrap RNN, GRU, or LSTM: " + cls + " runs eagerly, outside the graph", "FX502", "GB0014");
+    }
     // Standard modules are graph leaves, as in torch.fx (the graph's call runs their hooks);
     // Sequential is followed, unless it has hooks.
     if (standard && (PyObject_IsInstance(c, sequential_cls_.ptr()) != 1 || has_forward_hooks(callable)))
