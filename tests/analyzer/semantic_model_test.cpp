@@ -348,3 +348,61 @@ TEST_CASE("a ModuleList of one project class keeps the class of its elements") {
   CHECK(recorded.parameter(0, block_forward, 1).is_tensor());
   CHECK(recorded.parameter(0, block_forward, 2).kind == ValueKind::Static);
 }
+
+TEST_CASE("data-dependent rows: made by dynamic-shape operations, kept by row-wise ones, read by sizes") {
+  Project p(
+      "import torch\n"
+      "def f(x: torch.Tensor, m: torch.Tensor):\n"
+      "    a = x[m > 0]\n"
+      "    b = torch.where(m > 0)[0]\n"
+      "    c = x[torch.where(m > 0)[0]]\n"
+      "    d = (x[m > 0] * 2).relu()[:, :2]\n"
+      "    e = x[m > 0].sum()\n"
+      "    g = x[m > 0][0]\n"
+      "    n1 = x[m > 0].numel() > 0\n"
+      "    n2 = x[m > 0].shape[0] + 1\n"
+      "    n3 = len(x[m > 0])\n"
+      "    n4 = x[m > 0].size(1)\n"
+      "    n5 = x.shape[0]\n"
+      "    n6 = x.sum().item() > 1\n");
+  SemanticModel m(*p.project, 0, p.function("f"));
+  m.bind_parameters();
+  CHECK(m.value_of(p.find("x[m > 0]")).data_dependent);
+  CHECK(m.value_of(p.find("torch.where(m > 0)[0]")).data_dependent);
+  CHECK(m.value_of(p.find("x[torch.where(m > 0)[0]]")).data_dependent);
+  CHECK(m.value_of(p.find("(x[m > 0] * 2).relu()[:, :2]")).data_dependent);
+  CHECK_FALSE(m.value_of(p.find("x[m > 0].sum()")).data_dependent);  // one element
+  CHECK_FALSE(m.value_of(p.find("x[m > 0][0]")).data_dependent);     // a row: its columns are static
+  CHECK_FALSE(m.value_of(p.find("x")).data_dependent);
+  // Sizes: the row count of such a tensor is a data-dependent scalar, its column count is not.
+  CHECK(m.value_of(p.find("x[m > 0].numel() > 0")).is_data_dependent_scalar());
+  CHECK(m.value_of(p.find("x[m > 0].shape[0] + 1")).is_data_dependent_scalar());
+  CHECK(m.value_of(p.find("len(x[m > 0])")).is_data_dependent_scalar());
+  CHECK_FALSE(m.value_of(p.find("x[m > 0].size(1)")).is_data_dependent_scalar());
+  CHECK_FALSE(m.value_of(p.find("x.shape[0]")).is_data_dependent_scalar());
+  CHECK(m.value_of(p.find("x.sum().item() > 1")).is_data_dependent_scalar());
+}
+
+TEST_CASE("argument types: kinds are what every call agrees on, data-dependence what any call makes") {
+  Value rows = Value::tensor();
+  rows.data_dependent = true;
+  ArgumentTypes a;
+  a.record(0, 1, {rows, Value::of(ValueKind::Static)});
+  a.record(0, 1, {Value::tensor(), Value::unknown()});
+  Value first = a.parameter(0, 1, 0);
+  CHECK(first.is_tensor());
+  CHECK(first.data_dependent);
+  CHECK(a.parameter(0, 1, 1).kind == ValueKind::Unknown);
+  // Disagreeing kinds keep the flag: an annotated tensor parameter still reads it.
+  a.record(0, 1, {Value::unknown(), Value::unknown()});
+  CHECK(a.parameter(0, 1, 0).kind == ValueKind::Unknown);
+  CHECK(a.parameter(0, 1, 0).data_dependent);
+
+  ArgumentTypes b = a;
+  CHECK(b.same_calls(a, 0, 1));
+  CHECK(b.same_calls(a, 0, 2));  // neither has calls of it
+  b.record(0, 2, {Value::tensor()});
+  CHECK_FALSE(b.same_calls(a, 0, 2));
+  b.record(0, 1, {Value::of(ValueKind::Static), Value::unknown()});
+  CHECK(b.same_calls(a, 0, 1));  // already Unknown: unchanged
+}
