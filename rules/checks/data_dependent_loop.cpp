@@ -1,4 +1,7 @@
-// FX105: `for ... in range(n)` where n comes from tensor values.
+// FX105: `for ... in range(n)` where n comes from tensor values. For the
+// tracers that carry data-dependent sizes as symbols (torch.export, torch.fx),
+// also where n is the size of a tensor whose shape depends on data; Dynamo has
+// broken the graph where that tensor was made, and loops over a concrete size.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -11,23 +14,24 @@ class DataDependentLoop final : public Check {
   void on_for(Node loop, const SemanticModel& ctx) override {
     Node iterable = loop.field("right");
     if (!iterable) return;
-    if (Node bound = tensor_bound(iterable.unparenthesized(), ctx)) {
+    if (Node bound = tensor_bound(iterable.unparenthesized(), ctx, settings_.target != Target::Dynamo)) {
       sink_.report(RuleId::FX105, bound.range(),
                    "loop bound comes from tensor values; the trace unrolls it for one input only");
     }
   }
 
  private:
-  static Node tensor_bound(Node iterable, const SemanticModel& ctx) {
+  static Node tensor_bound(Node iterable, const SemanticModel& ctx, bool sizes) {
     if (!iterable.is(NodeKind::Call)) return Node();
     std::string callee = ctx.resolve(iterable.field("function"));
     if (callee == "builtins.range") {
       for (Node a : support::positional_args(iterable)) {
-        if (ctx.value_of(a).depends_on_tensor_data()) return a;
+        Value v = ctx.value_of(a);
+        if (v.depends_on_tensor_data() || (sizes && v.is_data_dependent_scalar())) return a;
       }
     } else if (callee == "builtins.enumerate" || callee == "builtins.zip" || callee == "builtins.reversed") {
       for (Node a : support::positional_args(iterable)) {
-        if (Node b = tensor_bound(a.unparenthesized(), ctx)) return b;
+        if (Node b = tensor_bound(a.unparenthesized(), ctx, sizes)) return b;
       }
     }
     return Node();

@@ -38,6 +38,8 @@ CASES = {
     "mask_numel_branch": ("y = x[x > 0]\n        if y.numel() == 0:\n            return x\n        return y", "", False),
     "where_rows_branch": ("k = torch.where(x > 0)[0]\n        if len(k) > 3:\n            return x[k]\n        return x",
                           "", False),
+    "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
+                  "        return s", "", False),
     "shape_of_input_branch": ("if x.shape[0] > 3:\n            return x * 2\n        return x", "", True),
     "reduction_of_rows": ("y = x[x > 0]\n        if y.sum().dim() == 0:\n            return y.sum() * x\n        return x",
                           "", True),
@@ -65,6 +67,8 @@ DYNAMO_CASES = {
     "lstm": ("h = torch.relu(x) * 3 + 1\n        y, _ = self.rnn(h.view(1, 1, 8))\n        return y * 2",
              "        self.rnn = nn.LSTM(8, 8)\n"),
     "print": ("y = x * 2\n        print(y)\n        return y + 1", ""),
+    "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
+                  "        return s", ""),
 }
 
 
