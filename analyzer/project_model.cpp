@@ -311,6 +311,8 @@ std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::s
   first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
     return add(cur, info) ? std::optional<bool>(true) : std::nullopt;
   });
+  // Most classes have no project subclass: nothing more to visit or allocate.
+  if (!subclasses_.count({c.file, c.cls})) return out;
   std::vector<ClassRef> work{c};
   std::set<std::pair<int, int>> seen{{c.file, c.cls}};
   while (!work.empty() && seen.size() < 4096) {
