@@ -377,12 +377,7 @@ Value SemanticModel::tensor_method_value(std::string_view method, const Value& o
     if (method == "type" && positional.empty() && !keyword_argument(a, "dtype", src_)) {
       return Value::of(ValueKind::Static);
     }
-    Value v = Value::tensor(ov.dtype);
-    if (Node d = keyword_argument(a, "dtype", src_)) {
-      TensorDtype dt = dtype_from_expr(resolve(d));
-      if (dt != TensorDtype::Unknown) v.dtype = dt;
-    }
-    return v;
+    return with_dtype_keyword(Value::tensor(ov.dtype), a);
   }
   Value r = torch_api::tensor_method_result(method);
   // Read out of a tensor built only from trace-time values: known at trace time.
@@ -394,16 +389,18 @@ Value SemanticModel::tensor_method_value(std::string_view method, const Value& o
   return r;
 }
 
+// A tensor with the dtype a `dtype=` keyword among `args` names, when it names one.
+Value SemanticModel::with_dtype_keyword(Value v, const std::vector<Node>& args) const {
+  if (Node d = keyword_argument(args, "dtype", src_)) {
+    TensorDtype dt = dtype_from_expr(resolve(d));
+    if (v.is_tensor() && dt != TensorDtype::Unknown) v.dtype = dt;
+  }
+  return v;
+}
+
 // A call of a function: torch's, a builtin, or the project's.
 Value SemanticModel::function_call_value(Node call, Node callee, const std::vector<Node>& positional,
                                          const std::vector<Node>& a) const {
-  auto dtype_kw = [&](Value v) {
-    if (Node d = keyword_argument(a, "dtype", src_)) {
-      TensorDtype dt = dtype_from_expr(resolve(d));
-      if (v.is_tensor() && dt != TensorDtype::Unknown) v.dtype = dt;
-    }
-    return v;
-  };
   std::string q = resolve(callee);
   if (q.starts_with("builtins.")) return builtin_call_value(std::string_view(q).substr(9), positional);
   if (q == "torch.where" && positional.size() == 1 && !keyword_argument(a, "input", src_)) {
@@ -413,7 +410,7 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   }
   if ((q == "torch.scalar_tensor" || q == "torch.tensor" || q == "torch.as_tensor") && !positional.empty() &&
       value_of(positional[0]).kind == ValueKind::Static) {
-    Value r = dtype_kw(Value::tensor());
+    Value r = with_dtype_keyword(Value::tensor(), a);
     r.static_data = true;
     return r;
   }
@@ -431,7 +428,7 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
       if (q == "torch.full_like" || q == "torch.zeros_like" || q == "torch.ones_like" || q == "torch.empty_like") {
         if (!positional.empty()) r.dtype = value_of(positional[0]).dtype;
       }
-      r = dtype_kw(r);
+      r = with_dtype_keyword(r, a);
       if (torch_api::is_pure_arithmetic(q) && !positional.empty()) {
         bool known = true;
         for (Node x : a) {

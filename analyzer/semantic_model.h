@@ -155,6 +155,7 @@ class SemanticModel {
                             const std::vector<Node>& arguments) const;
   Value function_call_value(Node call, Node callee, const std::vector<Node>& positional,
                             const std::vector<Node>& arguments) const;
+  Value with_dtype_keyword(Value v, const std::vector<Node>& args) const;
   bool data_dependent_result(std::string_view qualified, const std::vector<Node>& positional,
                              const std::vector<Node>& arguments) const;
   Value comparison_value(Node comparison) const;
