@@ -223,6 +223,16 @@ def mask_assign_of_a_mask_read(x):
     return z * 2
 
 
+_LSTM = nn.LSTM(3, 3)
+
+
+@case(graphs=2, inputs=x43)
+def recurrent_module(x):
+    # TorchDynamo runs nn.LSTM / GRU / RNN eagerly (GB0014).
+    y, _ = _LSTM((x * 2).unsqueeze(1))  # break: FX502
+    return y.squeeze(1) + 1
+
+
 @case(graphs=2, inputs=x43)
 def nonzero(x):
     idx = (x * 2).nonzero()  # break: FX303
