@@ -90,6 +90,20 @@ GraphBuilder::GraphRec& GraphBuilder::current() {
 
 void GraphBuilder::close_graph() { current_ = -1; }
 
+void GraphBuilder::discard_from(int first) {
+  if (first < 0 || first >= static_cast<int>(graphs_.size())) return;
+  for (auto& [ptr, o] : origins_) {
+    if (o.kind != Origin::External && o.graph >= first) {
+      o.kind = Origin::External;
+      o.graph = -1;
+      o.node = py::object();
+      o.parent_node = py::object();
+    }
+  }
+  graphs_.resize(first);
+  current_ = -1;
+}
+
 static std::string sanitize(std::string name) {
   for (auto& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 128) c = '_';
@@ -288,6 +302,12 @@ void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
 py::object GraphBuilder::record(const char* op, py::handle target, py::handle args, py::handle kwargs,
                                 py::handle result, bool counts) {
   if (finished_) return py::none();
+  if (!recording_) {
+    escape(args);
+    if (kwargs) escape(kwargs);
+    mark_external(result);
+    return py::none();
+  }
   current();  // opens a graph after a break
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
@@ -300,6 +320,7 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
 }
 
 py::object GraphBuilder::record_module(py::handle module, py::handle args, py::handle kwargs, py::handle result) {
+  if (!recording_) return record("call_module", py::none(), args, kwargs, result);
   std::string prefix = py::str(py::type::of(module).attr("__name__"));
   std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char c) { return std::tolower(c); });
   std::string name = attr_name_for(module, (sanitize(prefix) + "_").c_str());
@@ -341,7 +362,7 @@ void GraphBuilder::escape(py::handle value) {
 }
 
 
-py::dict GraphBuilder::finish(py::handle return_value) {
+py::dict GraphBuilder::finish(py::handle return_value, int returning_from) {
   // A value torch.fx cannot write as generated code (a NamedTuple, a dataclass, an
   // OrderedDict, any object) is returned as the flat tuple of its tensors; the
   // report rebuilds it from output_spec.
@@ -350,7 +371,7 @@ py::dict GraphBuilder::finish(py::handle return_value) {
   py::object graph_value = plain ? py::reinterpret_borrow<py::object>(return_value) : py::tuple(flat[0]);
   int last = static_cast<int>(graphs_.size()) - 1;
   std::vector<bool> returns_value(graphs_.size(), false);
-  if (last >= 0 && graphs_[last].call_nodes > 0) {
+  if (last >= 0 && last >= returning_from && graphs_[last].call_nodes > 0) {
     current_ = last;
     py::object out = map_arg(graph_value);
     graphs_[last].graph.attr("output")(out);

@@ -43,12 +43,21 @@ class GraphBuilder {
 
   // Ends the current graph; the next recorded node opens a new one.
   void close_graph();
+  // Off while code runs outside any compiled unit: record() then only makes the
+  // tensors it reads outputs of their graphs and the tensors it makes external.
+  void set_recording(bool on) { recording_ = on; }
+  bool recording() const { return recording_; }
+  // Drops graphs `first` and later (a unit Dynamo skipped compiles nothing):
+  // the tensors they made become external.
+  void discard_from(int first);
   int current_graph_index() const { return current_; }
   int graph_slots() const { return static_cast<int>(graphs_.size()); }
 
   // Sets every graph's outputs and returns them, with the attribute table
-  // their get_attr/call_module nodes refer to.
-  py::dict finish(py::handle return_value);
+  // their get_attr/call_module nodes refer to. The last graph returns the
+  // function's value when its index is at least `returning_from` (the graph
+  // of the captured function's own last unit).
+  py::dict finish(py::handle return_value, int returning_from);
 
  private:
   struct Origin {
@@ -101,6 +110,7 @@ class GraphBuilder {
   int constant_counter_ = 0;
   // After finish() nothing is recorded: a generator resumed after the capture runs plainly.
   bool finished_ = false;
+  bool recording_ = true;
 };
 
 }  // namespace fxcap

@@ -83,10 +83,14 @@ bool Interpreter::add_traceback_entry(Frame& f, py::error_already_set& e) {
 
 py::object Interpreter::run_frame(Frame& f, py::object pending) {
   frames_.push_back(&f);
+  sync_recording();
   struct Pop {
-    std::vector<Frame*>& v;
-    ~Pop() { v.pop_back(); }
-  } pop_frame{frames_};
+    Interpreter& interp;
+    ~Pop() {
+      interp.frames_.pop_back();
+      interp.sync_recording();
+    }
+  } pop_frame{*this};
   const auto& instrs = f.code->instrs;
   if (pending && !enter_handler(f, pending)) {
     // Thrown into a generator at a yield outside any try: it leaves the frame.
@@ -96,15 +100,22 @@ py::object Interpreter::run_frame(Frame& f, py::object pending) {
   while (true) {
     if (f.pc < 0 || f.pc >= static_cast<int>(instrs.size()))
       throw InternalError("execution left the bytecode of " + f.code->name);
+    if (f.resume_pending) start_unit(f, f.pc, true);
     f.current = f.pc++;
     const Instr& in = instrs[f.current];
     try {
-      if (in.op == Op::RETURN_VALUE) return pop(f);
+      if (in.op == Op::RETURN_VALUE) {
+        if (frames_.size() == 1)
+          result_graph_floor_ = f.mode == FrameMode::Traced ? f.unit_graph : graphs_.graph_slots() + 1;
+        return pop(f);
+      }
       if (in.op == Op::YIELD_VALUE && f.generator) {
         f.suspended = true;
         return pop(f);
       }
       step(f, in);
+      // A cached unit ends at the instruction it broke at; what follows is the next unit.
+      if (f.mode == FrameMode::Cached && f.current == f.cached_break) f.resume_pending = true;
     } catch (py::error_already_set& e) {
       // As in CPython, an exception raised in this frame gets a traceback entry
       // for the line that raised it; a re-raise keeps the entry it has.
@@ -120,6 +131,110 @@ py::object Interpreter::run_frame(Frame& f, py::object pending) {
       enter_handler(f, exc);
     }
   }
+}
+
+void Interpreter::sync_recording() {
+  graphs_.set_recording(!frames_.empty() && frames_.back()->mode == FrameMode::Traced);
+}
+
+static std::vector<py::object> argument_values(const Frame& f) {
+  const DecodedCode& c = *f.code;
+  size_t n = static_cast<size_t>(c.argcount + c.kwonlyargcount + ((c.flags & kCoVarargs) ? 1 : 0) +
+                                 ((c.flags & kCoVarkeywords) ? 1 : 0));
+  n = std::min(n, f.locals.size());
+  return std::vector<py::object>(f.locals.begin(), f.locals.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+void Interpreter::start_unit(Frame& f, int start, bool new_graph) {
+  std::vector<py::object> values;
+  if (start == 0) {
+    values = f.args;
+  } else {
+    // A resume function takes the live locals and the stack.
+    for (const auto& v : f.locals)
+      if (v) values.push_back(v);
+    for (const auto& v : f.stack)
+      if (v) values.push_back(v);
+  }
+  CompileUnits::Lookup unit = units_.enter(*f.code, start, values);
+  f.unit_root = true;
+  f.unit_start = start;
+  f.resume_pending = false;
+  f.entry = nullptr;
+  f.cached_break = -1;
+  switch (unit.verdict) {
+    case CompileUnits::Verdict::Compile:
+      f.mode = FrameMode::Traced;
+      f.entry = unit.entry;
+      if (new_graph) graphs_.close_graph();
+      f.unit_graph = new_graph ? graphs_.graph_slots() : std::max(0, graphs_.current_graph_index());
+      break;
+    case CompileUnits::Verdict::Cached:
+      f.mode = FrameMode::Cached;
+      f.cached_break = unit.entry->break_at;
+      break;
+    case CompileUnits::Verdict::Skip:
+      f.mode = FrameMode::Eager;
+      break;
+  }
+  if (!frames_.empty() && frames_.back() == &f) sync_recording();
+}
+
+void Interpreter::enter_frame_mode(Frame& f) {
+  if (frames_.empty()) {
+    f.args = argument_values(f);
+    start_unit(f, 0, false);
+    return;
+  }
+  const Frame& caller = *frames_.back();
+  bool unit = caller.mode == FrameMode::Eager ||
+              (caller.mode == FrameMode::Cached && caller.current == caller.cached_break);
+  if (f.generator) {
+    // Dynamo does not compile a generator's frame on its own.
+    f.mode = caller.mode == FrameMode::Traced ? FrameMode::Traced : FrameMode::Eager;
+  } else if (unit) {
+    f.args = argument_values(f);
+    start_unit(f, 0, true);
+  } else if (caller.mode == FrameMode::Traced) {
+    f.mode = FrameMode::Traced;
+    f.args = argument_values(f);
+  } else {
+    f.mode = FrameMode::CachedInlined;
+  }
+}
+
+void Interpreter::split_units_at_break(bool resumable) {
+  if (frames_.empty()) return;
+  int top = static_cast<int>(frames_.size()) - 1;
+  int root = top;
+  while (root > 0 && !frames_[root]->unit_root) --root;
+  bool kept = false;
+  int unit_graph = frames_[root]->unit_graph;
+  for (int j = root; j <= top; ++j) {
+    Frame& fj = *frames_[j];
+    if (fj.generator) continue;
+    // Dynamo breaks the unit at its own frame's instruction; each inner frame is
+    // then entered from eager code and compiled as a unit of its own, which
+    // breaks at the same place.
+    bool loop = has_backedge(*fj.code, fj.current) || (j == top && !resumable);
+    int start = j == root ? fj.unit_start : 0;
+    if (loop) {
+      units_.skip(*fj.code, start);
+    } else if (j == root) {
+      if (fj.entry) fj.entry->break_at = fj.current;
+    } else {
+      CompileUnits::Lookup unit = units_.enter(*fj.code, 0, fj.args);
+      if (unit.verdict == CompileUnits::Verdict::Compile) unit.entry->break_at = fj.current;
+    }
+    fj.unit_root = true;
+    fj.mode = FrameMode::Eager;
+    fj.entry = nullptr;
+    fj.resume_pending = !loop;
+    kept = kept || !loop;
+  }
+  // Every frame broke in a loop: Dynamo compiled nothing of this unit.
+  if (!kept) graphs_.discard_from(unit_graph);
+  sync_recording();
 }
 
 }  // namespace fxcap

@@ -18,6 +18,7 @@
 
 #include "bytecode.h"
 #include "call_policy.h"
+#include "compile_units.h"
 #include "graph_builder.h"
 #include "records.h"
 
@@ -28,6 +29,14 @@ namespace py = pybind11;
 // A bug or limit of the interpreter itself, never a user exception.
 struct InternalError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// How a frame runs, as TorchDynamo would run it.
+enum class FrameMode {
+  Traced,         // recorded into the current graph (the unit's own frame, or inlined into it)
+  Cached,         // a unit Dynamo compiled before: runs without being recorded again
+  CachedInlined,  // inlined into a cached unit
+  Eager,          // outside any unit (a frame Dynamo skipped): each function it calls is a unit
 };
 
 struct Frame {
@@ -41,6 +50,14 @@ struct Frame {
   int current = 0;         // instruction being executed
   bool generator = false;  // YIELD_VALUE suspends the frame instead of failing
   bool suspended = false;  // stopped at a yield; resuming pushes the sent value
+  FrameMode mode = FrameMode::Traced;
+  bool unit_root = false;       // a compile unit started in this frame
+  bool resume_pending = false;  // the next instruction starts a unit: Dynamo's resume function after a break
+  int cached_break = -1;        // Cached: the instruction where the compiled unit broke
+  int unit_graph = -1;          // graph slots when the frame's latest unit started
+  int unit_start = 0;           // the instruction it started at
+  CompileUnits::Entry* entry = nullptr;  // the unit started in this frame, while it is traced
+  std::vector<py::object> args;          // the arguments it was entered with (guards of its own unit)
 };
 
 struct CaptureOptions {
@@ -67,6 +84,9 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   py::object run(py::handle fn, py::tuple args, py::dict kwargs);
   GraphBuilder& graphs() { return graphs_; }
   Records& records() { return records_; }
+  // The first graph that may return the captured function's value: the graph of
+  // its own last unit, when that unit was traced.
+  int result_graph_floor() const { return result_graph_floor_; }
 
  private:
   // interpreter.cpp
@@ -186,6 +206,16 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   py::object unbind(py::handle tensor);
   void record_global_read(const std::string& name, py::handle value);
   void graph_break(const BreakInfo& info);
+  // After a break, each frame from the unit's own frame to the innermost becomes a
+  // unit of its own, as Dynamo compiles them: skipped when it breaks in a loop
+  // (or, for the innermost, cannot resume after the break), else resumed after
+  // the breaking instruction.
+  void split_units_at_break(bool resumable = true);
+  // Starts the compile unit of f at instruction `start`: traced, cached or skipped.
+  void start_unit(Frame& f, int start, bool new_graph);
+  // The mode of a frame f's caller would give it: inlined, or a unit of its own.
+  void enter_frame_mode(Frame& f);
+  void sync_recording();
   void side_effect(const std::string& kind, const std::string& target, py::handle value, const char* scalar_code,
                    const char* tensor_code);
   std::vector<StackEntry> user_stack() const;
@@ -215,11 +245,13 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   GraphBuilder graphs_;
   Records records_;
   CallPolicy policy_;
+  CompileUnits units_;
   BuiltinRefs builtins_;
   std::vector<Frame*> frames_;
   std::unordered_set<PyObject*> created_;
   std::vector<py::object> keep_alive_;
   std::unordered_map<PyObject*, std::string> module_sources_;  // sub-module -> L['self'].path
+  int result_graph_floor_ = 0;
   py::object root_;  // the captured module, when a module was captured
   py::object prepend_frame_;
   py::object operator_, torch_, set_grad_enabled_, is_grad_enabled_, tensor_cls_, module_cls_, getattr_;

@@ -206,13 +206,16 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
   }
   if (!refusal.empty()) {
     // The function runs eagerly, outside any graph; capture goes on after it.
-    BreakRecord r;
-    r.info = {refusal, "FX504", refusal.rfind("yield", 0) == 0 ? "GB0003" : ""};
-    r.stack = user_stack();
-    r.stack.push_back({code.filename, refusal_line, code.name});
-    r.graph_index = graphs_.current_graph_index();
-    records_.breaks.push_back(std::move(r));
-    graphs_.close_graph();
+    if (top_level || graphs_.recording()) {
+      BreakRecord r;
+      r.info = {refusal, "FX504", refusal.rfind("yield", 0) == 0 ? "GB0003" : ""};
+      r.stack = user_stack();
+      r.stack.push_back({code.filename, refusal_line, code.name});
+      r.graph_index = graphs_.current_graph_index();
+      records_.breaks.push_back(std::move(r));
+      graphs_.close_graph();
+      split_units_at_break();
+    }
     return run_natively(fn, args, kwargs);
   }
 
@@ -221,6 +224,7 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
     auto frame = std::make_unique<Frame>();
     init_frame(*frame, code, fn, args, kwargs, source_prefix);
     frame->generator = true;
+    enter_frame_mode(*frame);
     // Wrapped in a real generator object (inspect.isgenerator), which delegates to it.
     static py::object* as_generator =  // never destroyed: it would outlive the interpreter at exit
         new py::object(py::module_::import("fxlint_capture.frames").attr("as_generator"));
@@ -230,6 +234,7 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
   }
   Frame f;
   init_frame(f, code, fn, args, kwargs, source_prefix);
+  enter_frame_mode(f);
   return run_frame(f);
 }
 

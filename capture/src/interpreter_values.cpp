@@ -79,16 +79,22 @@ std::vector<StackEntry> Interpreter::user_stack() const {
 }
 
 void Interpreter::graph_break(const BreakInfo& info) {
+  // Outside a traced unit the code runs eagerly, as under Dynamo: nothing breaks.
+  if (!graphs_.recording()) return;
   BreakRecord r;
   r.info = info;
   r.stack = user_stack();
   r.graph_index = graphs_.current_graph_index();
   records_.breaks.push_back(std::move(r));
   graphs_.close_graph();
+  // Dynamo fails on loading a recurrent module (GB0014), where no resume function
+  // can start: the frame runs eagerly.
+  split_units_at_break(info.gb_id != "GB0014");
 }
 
 void Interpreter::side_effect(const std::string& kind, const std::string& target, py::handle value,
                               const char* scalar_code, const char* tensor_code) {
+  if (!graphs_.recording()) return;  // eager code: Dynamo does not trace it
   SideEffectRecord r;
   r.kind = kind;
   r.target = target;

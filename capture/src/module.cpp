@@ -20,7 +20,7 @@ py::dict capture(py::object fn, py::tuple args, py::dict kwargs) {
   } catch (const fxcap::InternalError& e) {
     throw fxcap::InternalError(std::string("fxlint_capture internal error: ") + e.what());
   }
-  py::dict out = interp.graphs().finish(result);
+  py::dict out = interp.graphs().finish(result, interp.result_graph_floor());
   py::dict rec = interp.records().to_python();
   for (auto kv : rec) out[kv.first] = kv.second;
   out["result"] = result;

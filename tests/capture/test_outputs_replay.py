@@ -271,15 +271,25 @@ def test_cli_fails_on_a_graph_that_does_not_replay(tmp_path):
         assert any(f["code"] == "REPLAY" and "does not replay" in f["reason"] for f in data["failures"])
 
 
-def test_break_sites_count_places_not_iterations():
+def _step(x):
+    y = x * 2
+    s = y.sum().item()
+    return y + s
+
+
+def test_a_unit_breaks_where_it_is_compiled_not_where_it_is_reused():
     def loop(x):
         for i in range(5):
-            x = x + x.sum().item()
+            x = _step(x)
         return x
 
+    # As TorchDynamo: the loop breaks inside its body, so its frame runs eagerly;
+    # _step is a unit of its own, compiled once (its part before .item()), its resume
+    # unit once for the first number and once more with the number left free.
     report = fxlint_capture.explain(loop)(torch.ones(2))
-    assert report.graph_break_count == 5 and report.graph_count == 6
+    assert report.graph_break_count == 1 and report.graph_count == 3
     (site,) = report.break_sites
-    assert site["count"] == 5 and site["code"] == "FX101" and ".item()" in site["line"]
+    assert site["count"] == 1 and site["code"] == "FX101" and ".item()" in site["line"]
     assert site["filename"] == __file__
     assert all(r["ok"] for r in report.replays)
+    assert torch.equal(report.result, loop(torch.ones(2)))

@@ -103,8 +103,9 @@ def test_sorted_min_max_key_functions_are_interpreted():
     x = torch.ones(2)
     report = fxlint_capture.explain(by_value)(x)
     # The keys read Python numbers from tensors: FX101 / FX102 at the lambdas' line,
-    # not a comparison of tensors (FX103).
-    assert [b.code for b in report.break_reasons] == ["FX101"] * 3 + ["FX102"] * 3, str(report)
+    # not a comparison of tensors (FX103). Each key function breaks once: as under
+    # TorchDynamo, it is a unit compiled for the first item and reused for the others.
+    assert [b.code for b in report.break_reasons] == ["FX101", "FX102"], str(report)
     assert {b.user_stack[-1]["name"] for b in report.break_reasons} == {"<lambda>"}
     assert torch.equal(report.result, by_value(x))
     assert all(r["ok"] for r in report.replays)
