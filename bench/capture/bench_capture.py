@@ -65,7 +65,8 @@ class LoopNet(torch.nn.Module):
 
 
 def item_loop(x, n: int):
-    """A break in every iteration: n graphs."""
+    """A break in the loop body: as TorchDynamo, the capture runs the frame eagerly
+    (no graph), interpreting every iteration."""
     total = 0.0
     for i in range(n):
         total += (x * i).sum().item()

@@ -269,6 +269,13 @@ def render(results_dir):
         w(", ".join(f"`{r['name']}` {r['steps']['capture']['graph_count']}/{r['steps']['dynamo']['graph_count']}"
                     for r in gc_diff))
         w("")
+        w("The capture keeps Dynamo's compile units (docs/capture.md, \"Compile units\"): a unit reused on a "
+          "cache hit adds no graph, a frame that breaks in a loop runs eagerly. What stays different: when a "
+          "break lies in a callee, Dynamo compiles the caller's part before the call and the callee's part up "
+          "to the break as two graphs (it traces the callee again as its own unit), where the capture, which "
+          "runs each instruction once, keeps one. The models above break inside nested calls, so Dynamo "
+          "counts more graphs; the break sites agree (below).")
+        w("")
     w("### Where the capture breaks and Dynamo does not")
     w("")
     w("Dynamo's break sites here include its breaks inside loops (\"graph break in loop\": Dynamo found the "
@@ -276,7 +283,7 @@ def render(results_dir):
       "`explain` does not list them). \"Dynamo skipped the frame\": the site lies in such a frame, after the "
       "break that made Dynamo skip it, or after a break Dynamo cannot resume from (a recurrent module: "
       "the rest of that frame runs eagerly), so Dynamo never traced it and lists nothing there; the capture "
-      "resumes after each break instead.")
+      "runs such a frame eagerly too.")
     w("")
     if cap_only:
         n_sk = sum(1 for x in cap_only if in_skipped(x))
