@@ -76,6 +76,15 @@ Node enclosing_statement(Node node) {
   return Node();
 }
 
+bool dynamo_traces_numpy(std::string_view v, Target target) {
+  if (target != Target::Dynamo) return false;
+  if (v.empty()) return true;
+  int major = std::atoi(std::string(v).c_str());
+  auto dot = v.find('.');
+  int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
+  return major > 2 || (major == 2 && minor >= 1);
+}
+
 std::string_view compile_guard_function(std::string_view v, Target target) {
   int major = std::atoi(std::string(v).c_str());
   auto dot = v.find('.');

@@ -41,4 +41,10 @@ Node enclosing_statement(Node node);
 // every torch 2.x has, before that or when the version is unknown.
 std::string_view compile_guard_function(std::string_view torch_version, Target target);
 
+// TorchDynamo traces NumPy calls on tensors and `Tensor.numpy()` into the graph
+// (through torch._numpy, `torch._dynamo.config.trace_numpy`, on by default
+// since torch 2.1): true for the dynamo target on such a version, or when the
+// version is unknown.
+bool dynamo_traces_numpy(std::string_view torch_version, Target target);
+
 }  // namespace fxlint::support

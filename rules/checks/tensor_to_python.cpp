@@ -13,6 +13,9 @@ class TensorToPython final : public Check {
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view method = support::method_name(call, ctx);
     if (method == "tolist" || method == "numpy") {
+      // Dynamo takes `t.numpy()` as an array view inside the graph; reading a
+      // Python number out of the array is what breaks there.
+      if (method == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) return;
       if (ctx.value_of(support::receiver(call, ctx)).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`." + std::string(method) + "()` copies tensor data into Python; the tracer cannot follow it");

@@ -14,6 +14,8 @@ class UntraceableCall final : public Check {
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
+    // Dynamo traces NumPy (numpy.random included) through torch._numpy.
+    if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) return;
     bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
                   q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||

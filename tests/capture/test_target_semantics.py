@@ -23,7 +23,7 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = "import torch\nfrom torch import nn, Tensor\n\n\n"
+HEADER = "import numpy as np\nimport torch\nfrom torch import nn, Tensor\n\n\n"
 
 # name -> (forward body of class M, helpers after it, whether it exports)
 CASES = {
@@ -67,6 +67,9 @@ DYNAMO_CASES = {
     "lstm": ("h = torch.relu(x) * 3 + 1\n        y, _ = self.rnn(h.view(1, 1, 8))\n        return y * 2",
              "        self.rnn = nn.LSTM(8, 8)\n"),
     "print": ("y = x * 2\n        print(y)\n        return y + 1", ""),
+    # Dynamo traces NumPy on tensors (torch._numpy): no break, and no error.
+    "numpy": ("a = x.detach().numpy()\n        b = np.tanh(a) + np.asarray(x).mean() + np.random.rand(8)\n"
+              "        return torch.from_numpy(b) * 2", ""),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", ""),
 }

@@ -18,3 +18,15 @@ TEST_CASE("compile guard: the one the target's tracer sees as true") {
   CHECK(compile_guard_function("", Target::Export) == "torch._dynamo.is_compiling");
   CHECK(compile_guard_function("1.13", Target::Export) == "torch.fx._symbolic_trace.is_fx_tracing");
 }
+
+TEST_CASE("NumPy is traced by Dynamo from torch 2.1, and by no other target") {
+  using fxlint::support::dynamo_traces_numpy;
+  CHECK(dynamo_traces_numpy("2.14", Target::Dynamo));
+  CHECK(dynamo_traces_numpy("2.1", Target::Dynamo));
+  CHECK(dynamo_traces_numpy("", Target::Dynamo));
+  CHECK(dynamo_traces_numpy("3.0", Target::Dynamo));
+  CHECK_FALSE(dynamo_traces_numpy("2.0", Target::Dynamo));
+  CHECK_FALSE(dynamo_traces_numpy("1.13", Target::Dynamo));
+  CHECK_FALSE(dynamo_traces_numpy("2.14", Target::Export));
+  CHECK_FALSE(dynamo_traces_numpy("2.14", Target::Fx2Onnx));
+}
