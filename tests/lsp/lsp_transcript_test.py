@@ -14,6 +14,7 @@ import unittest
 
 FXLINT = os.environ.get("FXLINT", "")
 TIMEOUT = 20.0
+VERIFY_TIMEOUT = 180.0
 
 # The emoji before `.item()` is two UTF-16 units but one character: the
 # expected columns below only hold when the server counts UTF-16 units.
@@ -71,15 +72,15 @@ class Client:
     def notify(self, method, params=None):
         self.send({"method": method, "params": params if params is not None else {}})
 
-    def request(self, method, params=None):
+    def request(self, method, params=None, timeout=TIMEOUT):
         request_id = self.next_id
         self.next_id += 1
         self.send({"id": request_id, "method": method, "params": params if params is not None else {}})
-        return self.wait_for(lambda m: m.get("id") == request_id and "method" not in m)
+        return self.wait_for(lambda m: m.get("id") == request_id and "method" not in m, timeout)
 
-    def wait_for(self, predicate):
+    def wait_for(self, predicate, timeout=TIMEOUT):
         while True:
-            message = self.messages.get(timeout=TIMEOUT)
+            message = self.messages.get(timeout=timeout)
             if message is None:
                 raise AssertionError("the server closed its output")
             if predicate(message):
@@ -450,8 +451,10 @@ class RuntimeVerification(unittest.TestCase):
             "context": {"diagnostics": [], "only": ["source.verify.fxlint"]}})["result"]
         self.assertEqual([a["title"] for a in actions], ["Verify Net with dynamo"])
         command = actions[0]["command"]
+        # The command runs `fxlint verify`, which starts Python, imports torch and runs Dynamo.
         reply = self.client.request("workspace/executeCommand",
-                                    {"command": command["command"], "arguments": command["arguments"]})
+                                    {"command": command["command"], "arguments": command["arguments"]},
+                                    timeout=VERIFY_TIMEOUT)
         self.assertEqual(reply["result"]["passed"], False, reply)
         self.assertEqual(reply["result"]["findings"], 1, reply)
         published = self.client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
