@@ -4,7 +4,9 @@
 // handler in interpreter_dispatch.cpp, the handlers (one per opcode, named after
 // it, as TorchDynamo's) in one file per family, value operations in
 // interpreter_values.cpp, calls, inlining and argument binding in
-// interpreter_calls.cpp.
+// interpreter_calls.cpp. Which frames are recorded follows TorchDynamo's
+// compile units (compile_units.h): the frame loop starts a unit where Dynamo
+// would, and a break splits the frames on its path into units of their own.
 #pragma once
 
 #include <pybind11/pybind11.h>
