@@ -76,27 +76,33 @@ Node enclosing_statement(Node node) {
   return Node();
 }
 
-bool dynamo_traces_numpy(std::string_view v, Target target) {
-  if (target != Target::Dynamo) return false;
-  if (v.empty()) return true;
-  int major = std::atoi(std::string(v).c_str());
+namespace {
+
+// Whether a torch version ("2.14", "2.3.1") is at least major.minor; an empty
+// one (unknown) is not.
+bool at_least(std::string_view v, int major, int minor) {
+  if (v.empty()) return false;
+  int have_major = std::atoi(std::string(v).c_str());
   auto dot = v.find('.');
-  int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
-  return major > 2 || (major == 2 && minor >= 1);
+  int have_minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
+  return have_major > major || (have_major == major && have_minor >= minor);
+}
+
+}  // namespace
+
+bool dynamo_traces_numpy(std::string_view v, Target target) {
+  return target == Target::Dynamo && (v.empty() || at_least(v, 2, 1));
 }
 
 std::string_view compile_guard_function(std::string_view v, Target target) {
-  int major = std::atoi(std::string(v).c_str());
-  auto dot = v.find('.');
-  int minor = dot == std::string_view::npos ? 0 : std::atoi(std::string(v.substr(dot + 1)).c_str());
   if (target == Target::Fx2Onnx) {
     // From 2.9 is_fx_tracing logs a warning and is also true under non-strict export.
-    if (major > 2 || (major == 2 && minor >= 9)) return "torch.fx._symbolic_trace.is_fx_symbolic_tracing";
+    if (at_least(v, 2, 9)) return "torch.fx._symbolic_trace.is_fx_symbolic_tracing";
     return "torch.fx._symbolic_trace.is_fx_tracing";
   }
   if (v.empty()) return "torch._dynamo.is_compiling";
-  if (major > 2 || (major == 2 && minor >= 3)) return "torch.compiler.is_compiling";
-  if (major == 2) return "torch._dynamo.is_compiling";
+  if (at_least(v, 2, 3)) return "torch.compiler.is_compiling";
+  if (at_least(v, 2, 0)) return "torch._dynamo.is_compiling";
   return "torch.fx._symbolic_trace.is_fx_tracing";
 }
 
