@@ -277,7 +277,10 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     // TorchDynamo runs these eagerly unless torch._dynamo.config.allow_rnn is set.
     if (PyObject_IsInstance(c, rnn_classes_.ptr()) == 1) {
       std::string cls = py::str(py::type::of(callable).attr("__name__"));
-      return brk("Attempted to wrap RNN, GRU, or LSTM: " + cls + " runs eagerly, outside the graph", "FX502", "GB0014");
+      CallPlan p = brk("Attempted to wrap RNN, GRU, or LSTM: " + cls + " runs eagerly, outside the graph", "FX502",
+                       "GB0014");
+      p.brk.resumable = false;  // Dynamo fails on loading the module, where no resume function can start
+      return p;
     }
     // Standard modules are graph leaves, as in torch.fx (the graph's call runs their hooks);
     // Sequential is followed, unless it has hooks.

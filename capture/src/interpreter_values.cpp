@@ -87,9 +87,7 @@ void Interpreter::graph_break(const BreakInfo& info) {
   r.graph_index = graphs_.current_graph_index();
   records_.breaks.push_back(std::move(r));
   graphs_.close_graph();
-  // Dynamo fails on loading a recurrent module (GB0014), where no resume function
-  // can start: the frame runs eagerly.
-  split_units_at_break(info.gb_id != "GB0014");
+  split_units_at_break(info.resumable);
 }
 
 void Interpreter::side_effect(const std::string& kind, const std::string& target, py::handle value,

@@ -24,6 +24,9 @@ struct BreakInfo {
   std::string reason;
   std::string code;   // FX101, FX103, ...
   std::string gb_id;  // TorchDynamo graph-break id, empty when none applies
+  // False where Dynamo cannot resume after it (loading a recurrent module): the
+  // frame runs eagerly from there.
+  bool resumable = true;
 };
 
 struct BreakRecord {
