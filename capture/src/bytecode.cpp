@@ -227,6 +227,10 @@ DecodedCode decode_uncached(py::handle code) {
 
 }  // namespace
 
+int DecodedCode::argument_slots() const {
+  return argcount + kwonlyargcount + ((flags & kCoVarargs) ? 1 : 0) + ((flags & kCoVarkeywords) ? 1 : 0);
+}
+
 int DecodedCode::index_of_offset(int offset) const {
   for (size_t i = 0; i < instrs.size(); ++i)
     if (instrs[i].offset >= offset) return static_cast<int>(i);

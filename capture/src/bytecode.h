@@ -106,6 +106,8 @@ struct DecodedCode {
   int first_unsupported = -1;
 
   int index_of_offset(int offset) const;
+  // The fast locals the arguments fill: positional, keyword-only, *args, **kwargs.
+  int argument_slots() const;
   // The handler covering instruction index i, or nullptr.
   const HandlerEntry* handler_for(int i) const;
 };

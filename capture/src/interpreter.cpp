@@ -138,10 +138,7 @@ void Interpreter::sync_recording() {
 }
 
 static std::vector<py::object> argument_values(const Frame& f) {
-  const DecodedCode& c = *f.code;
-  size_t n = static_cast<size_t>(c.argcount + c.kwonlyargcount + ((c.flags & kCoVarargs) ? 1 : 0) +
-                                 ((c.flags & kCoVarkeywords) ? 1 : 0));
-  n = std::min(n, f.locals.size());
+  size_t n = std::min(static_cast<size_t>(f.code->argument_slots()), f.locals.size());
   return std::vector<py::object>(f.locals.begin(), f.locals.begin() + static_cast<std::ptrdiff_t>(n));
 }
 

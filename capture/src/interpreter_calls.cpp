@@ -251,8 +251,7 @@ void Interpreter::init_frame(Frame& f, const DecodedCode& code, py::handle fn, c
 
 void Interpreter::register_inputs(const DecodedCode& code, const std::vector<py::object>& locals,
                                   const char* source_prefix) {
-  int nargs = code.argcount + code.kwonlyargcount + ((code.flags & kCoVarargs) ? 1 : 0) +
-              ((code.flags & kCoVarkeywords) ? 1 : 0);
+  int nargs = code.argument_slots();
   for (int i = 0; i < nargs; ++i) {
     const py::object& v = locals[i];
     std::string src = std::string(source_prefix) + "['" + code.localsplus_names[i] + "']";
