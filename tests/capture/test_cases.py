@@ -306,3 +306,33 @@ def test_generators_stay_lazy():
     assert torch.equal(total, torch.full((2,), 3.0))
     # A generator that escapes the capture still runs when consumed afterwards.
     assert [t.tolist() for t in rest] == [[6.0, 6.0], [8.0, 8.0]]
+
+
+class _Scale(torch.nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def forward(self, x):
+        return x * self.k + 1
+
+
+_SCALES = [_Scale(k) for k in range(12)]
+
+
+def _through_scales(x):
+    total = 0.0
+    for m in _SCALES:
+        x = m(x)
+        total += x.sum().item()  # a break in the loop: this frame runs eagerly
+    return x, total
+
+
+def test_a_unit_recompiled_past_dynamos_limit_runs_eagerly():
+    # Each module's forward is a unit entered from the skipped loop; its constant
+    # `k` differs every time, so every call fails the guards. Dynamo compiles 8
+    # and runs the others eagerly (recompile_limit).
+    report = fxlint_capture.explain(_through_scales)(torch.ones(3))
+    assert report.graph_count == 8 == _dynamo_graph_count(types.SimpleNamespace(fn=_through_scales,
+                                                                               inputs=lambda: (torch.ones(3),)))
+    assert torch.equal(report.result[0], _through_scales(torch.ones(3))[0])
