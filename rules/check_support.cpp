@@ -50,6 +50,18 @@ std::vector<Node> subscript_indices(Node subscript) {
   return out;
 }
 
+std::string qualified_callee(Node call, const SemanticModel& ctx) {
+  Node callee = call.field("function");
+  std::string q = ctx.resolve(callee);
+  if (!q.empty() || !callee.is(NodeKind::Identifier)) return q;
+  std::string_view name = callee.text(ctx.source());
+  const FileModel& file = ctx.file();
+  if (file.module_name.empty() || !file.top_functions.count(name) || ctx.scope_of(name) != NameScope::Global) {
+    return q;
+  }
+  return file.module_name + "." + std::string(name);
+}
+
 bool is_outer_object(Node expr, const SemanticModel& ctx) {
   expr = expr.unparenthesized();
   std::string_view src = ctx.source();

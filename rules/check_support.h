@@ -1,5 +1,6 @@
 #pragma once
 // Small questions several checks ask about calls, subscripts and targets.
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,12 @@ std::vector<Node> positional_args(Node call);
 Node keyword_arg(Node call, std::string_view name, std::string_view src);
 // The index expressions of a subscript (`x[a, b]` -> a, b; a slice is one entry).
 std::vector<Node> subscript_indices(Node subscript);
+
+// The qualified name of a call's callee: what SemanticModel::resolve gives,
+// and for a function defined at the top of the checked file itself (`nms(...)`
+// inside torchvision/ops/boxes.py) its module's name with the function's, so
+// that a library's own calls of its functions are known by their public names.
+std::string qualified_callee(Node call, const SemanticModel& ctx);
 
 // Whether `expr` names state that outlives the call: a module global, a
 // closure variable, or an attribute of `self`.

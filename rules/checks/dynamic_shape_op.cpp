@@ -11,7 +11,7 @@ class DynamicShapeOp final : public Check {
   using Check::Check;
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view src = ctx.source();
-    std::string q = ctx.resolve(call.field("function"));
+    std::string q = support::qualified_callee(call, ctx);
     auto args = support::positional_args(call, ctx);
     std::string what;
     if (torch_api::is_dynamic_shape_function(q)) {

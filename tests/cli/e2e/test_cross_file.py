@@ -46,3 +46,32 @@ def test_a_sub_package_config_does_not_split_the_project(project, sub_config):
     assert "src/pkg/sub/helpers.py:5:12: FX101" in check.stdout
     fix = project.run("fix", "src")
     assert "FX101" in fix.stdout + fix.stderr
+
+
+OWN_NMS = """\
+import torch
+
+
+def nms(boxes, scores, threshold: float):
+    return torch.ops.torchvision.nms(boxes, scores, threshold)
+
+
+class Filter(torch.nn.Module):
+    def forward(self, boxes, scores):
+        keep = nms(boxes, scores, 0.5)
+        return boxes[keep]
+"""
+
+
+@pytest.mark.parametrize("package, flagged", [("torchvision/ops/boxes.py", True), ("mylib/boxes.py", False)])
+def test_a_library_calling_its_own_function_is_known_by_its_public_name(project, package, flagged):
+    # Inside torchvision.ops.boxes, `nms(...)` is torchvision.ops.boxes.nms, whose
+    # result's shape depends on the values; a project's own `nms` is not.
+    top = package.split("/")[0]
+    project.write(f"{top}/__init__.py", "")
+    project.write(f"{top}/ops/__init__.py" if "ops" in package else f"{top}/__init__.py", "")
+    project.write(package, OWN_NMS)
+    result = project.run("check", "--output-format", "concise", "--select", "FX303", package)
+    lines = [ln for ln in result.stdout.splitlines() if ": FX303" in ln]
+    assert f"{package}:5:12: FX303" in result.stdout, result.stdout  # the op itself, either way
+    assert any(ln.startswith(f"{package}:10:16: FX303 `torchvision.ops.boxes.nms`") for ln in lines) == flagged, lines
