@@ -386,16 +386,44 @@ def render(results_dir):
     dyn_site_stmt = {st.key(*x) for x in dyn_site_set}
     prec = [x for x in errs if x in dyn_site_set]
     prec_stmt = [x for x in errs if st.key(*x) in dyn_site_stmt]
-    w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target dynamo` error that "
-      f"these models executed, **{pct(len(prec), len(errs))}** are Dynamo break sites "
-      f"(same statement: {pct(len(prec_stmt), len(errs))}).")
+    # A finding on the call of a function inside which Dynamo breaks (FX303 on `batched_nms(...)`,
+    # the break at the op in its body) is about that break.
+    dyn_callers = {c for r in dyn_models for c in _dyn_callers(r)}
+    prec_call = [x for x in errs if st.key(*x) not in dyn_site_stmt and x in dyn_callers]
+    dyn_site_stmt |= {st.key(*x) for x in prec_call}
     seen = [x for x in errs if st.key(*x) in dyn_site_stmt or not in_skipped(x)]
-    w(f"  Of those lines, {len(errs) - len(seen)} lie in frames Dynamo skipped, after the break inside a loop "
-      f"that made it skip them or a break it cannot resume from (Dynamo never traced them, so it neither "
-      f"confirms nor refutes a break there); "
-      f"over the other {len(seen)}, "
+    unseen = [x for x in errs if x not in seen]
+    traced = _traced_breaks(dyn_models, st)
+    by_traced = {x: _traced_verdict(x, traced, st) for x in unseen}
+    confirmed = [x for x in unseen if by_traced[x][0] != "untraced"]
+    w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target dynamo` error that "
+      f"these models executed, **{pct(len(prec_stmt) + len(prec_call) + len(confirmed), len(errs))}** are Dynamo break sites: "
+      f"{len(prec_stmt)} where `explain` lists a break or Dynamo breaks in a loop (same statement; "
+      f"{pct(len(prec), len(errs))} on the line itself), {len(prec_call)} on the call of a function Dynamo "
+      f"breaks inside (the finding names the call; the break is at the operation in its body), and "
+      f"{len(confirmed)} in frames Dynamo skipped, where it breaks once it traces them (below).")
+    w(f"  {len(unseen)} of those lines lie in frames Dynamo skipped, after the break inside a loop that made it "
+      f"skip them or a break it cannot resume from: `explain` never traced them, so it neither confirms nor "
+      f"refutes a break there. Over the other {len(seen)}, "
       f"{pct(len([x for x in seen if st.key(*x) in dyn_site_stmt]), len(seen))} are Dynamo break sites "
       f"(same statement).")
+    if traced["models"]:
+        n_inner = sum(1 for x in confirmed if by_traced[x][0] == "line")
+        w(f"  The `dynamo_traced` step runs `explain` again on the {traced['models']} models with such frames, "
+          f"with Dynamo's frame skip at a break inside a loop turned off (`maybe_has_backedge` answers false, so "
+          f"Dynamo resumes after that break as it does outside loops). Of the {len(unseen)} lines, Dynamo then "
+          f"breaks at {n_inner} (same statement) and inside the function called on the line at "
+          f"{len(confirmed) - n_inner} (the finding is on the call of a function that returns a data-dependent "
+          f"shape; the break is in its body); {len(unseen) - len(confirmed)} stay untraced even so "
+          f"(the table of false alarms says why).")
+        lib_traced = {x for x in traced["inner"] if lib_of(x[0])}
+        new_sites = [x for x in lib_traced if st.key(*x) not in dyn_site_stmt]
+        hit = [x for x in new_sites if by_stmt["dynamo"].get(st.key(*x))]
+        w(f"  That run also finds {len(new_sites)} distinct break sites in library code that the plain run "
+          f"never traced; fxlint `--target dynamo` has a finding in the statement at "
+          f"{pct(len(hit), len(new_sites))}" + (": missing at " + ", ".join(
+              f"`{short(x[0])}:{x[1]}`" for x in sorted(set(new_sites) - set(hit))) if len(hit) < len(new_sites)
+              else "") + ".")
     w("")
     if loop_sites:
         w(f"Dynamo's breaks inside loops ({len(loop_sites)} distinct sites, innermost frame; included above):")
@@ -448,6 +476,12 @@ def render(results_dir):
     w("### `--target fx2onnx` vs `torch.onnx.export(dynamo=True)`")
     w("")
     _static_vs_failures(w, "fx2onnx", onnx_models, onnx_sites, by_line, by_stmt, st, lines, ["onnx"], dyn_site_set)
+    w("### `--target export` vs `torch.onnx.export(dynamo=True)`")
+    w("")
+    w("The exporter captures the model with torch.export, so the target that models it is `export` (the "
+      "specification's table of targets pairs them); the same figures for that target:")
+    w("")
+    _static_vs_failures(w, "export", onnx_models, onnx_sites, by_line, by_stmt, st, lines, ["onnx"], dyn_site_set)
     onnx_ok = [r for r in onnx_models if r["steps"]["onnx"].get("ok")]
     diffs = [r["steps"]["onnx"].get("ort_vs_eager_max_diff") for r in onnx_ok
              if r["steps"]["onnx"].get("ort_vs_eager_max_diff") is not None]
@@ -514,7 +548,10 @@ def render(results_dir):
               f"{f'`{short(c0[0])}:{c0[1]}` `{src(*c0)[:70]}`' if c0 else '-'} | {fnd or 'none'} | "
               f"{_models(sorted({m for m, _, _ in v}))} |")
         w("")
-    w("### fxlint `--target dynamo` errors on executed lines where Dynamo does not break (static false alarms)")
+    w("### fxlint `--target dynamo` errors on executed lines where `explain` lists no break")
+    w("")
+    w("Static false alarms, and lines in frames Dynamo skipped: the column `dynamo_traced` says whether Dynamo "
+      "breaks there once it traces the frame.")
     w("")
     fa = [x for x in errs if st.key(*x) not in dyn_site_stmt]
     who = _who_executed(dyn_models, lines, set(fa))
@@ -523,13 +560,16 @@ def render(results_dir):
             f[3] for x in fa for f in by_line["dynamo"][x] if f[4] == "error").most_common()) + ".")
     w("")
     if fa:
-        w("| line | finding | Dynamo skipped the frame | models that ran it |")
-        w("|---|---|---|---|")
+        w("| line | finding | Dynamo skipped the frame | with the frame traced (`dynamo_traced`) | models that ran it |")
+        w("|---|---|---|---|---|")
         for x in sorted(fa, key=lambda x: (-len(who.get(x, ())), x)):
             f0 = [f for f in by_line["dynamo"][x] if f[4] == "error"]
             codes = ", ".join(sorted({f[3] for f in f0}))
+            verdict, why = _traced_verdict(x, traced, st, who.get(x, ())) if in_skipped(x) else ("-", "")
+            shown = {"line": "breaks here", "callee": "breaks in the called function",
+                     "untraced": "not traced" + (f": {why}" if why else ""), "-": "-"}[verdict]
             w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {codes}: {f0[0][5][:100]} | "
-              f"{'yes' if in_skipped(x) else 'no'} | {_models(sorted(who.get(x, ())), 4)} |")
+              f"{'yes' if in_skipped(x) else 'no'} | {shown[:160]} | {_models(sorted(who.get(x, ())), 4)} |")
     w("")
     w("### torch.export / ONNX exporter failures with no fxlint finding in the statement")
     w("")
@@ -545,6 +585,30 @@ def render(results_dir):
             modes = f" ({'/'.join(sorted(v['modes']))})" if v["modes"] else ""
             w(f"| {name}{modes} | `{short(x[0])}:{x[1]}` `{src(*x)[:70]}` | {v['reason'][:120]} | "
               f"{_models(sorted(v['models']))} |")
+    else:
+        w("None.")
+    w("")
+
+    w("### fxlint `--target export` errors on executed lines that are not torch.export failure sites")
+    w("")
+    exp_errs = _errors_on(by_line["export"], _executed(exp_models, lines), exp_models, lines)
+    exp_failed = [r for r in exp_models if any((r["steps"].get(s) or {}).get("ok") is False
+                                               and not (r["steps"].get(s) or {}).get("timeout")
+                                               for s in ("export_nonstrict", "export_strict"))]
+    exp_fa = [x for x in exp_errs if st.key(*x) not in {st.key(*y) for y in exp_sites}]
+    if exp_fa:
+        who_e = _who_executed(exp_models, lines, set(exp_fa))
+        w("torch.export stops at its first failure: \"traced\" says whether some model that ran the line "
+          "exported, or reached it before the line it failed at.")
+        w("")
+        w("| line | finding | traced by torch.export | a Dynamo break site | models that ran it |")
+        w("|---|---|---|---|---|")
+        for x in sorted(exp_fa, key=lambda x: (-len(who_e.get(x, ())), x)):
+            f0 = [f for f in by_line["export"][x] if f[4] == "error"]
+            reached = _reached(x, exp_models, exp_failed, lines, ["export_nonstrict", "export_strict"])
+            w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {', '.join(sorted({f[3] for f in f0}))}: "
+              f"{f0[0][5][:100]} | {'yes' if reached else 'no'} | "
+              f"{'yes' if st.key(*x) in dyn_site_stmt else 'no'} | {_models(sorted(who_e.get(x, ())), 4)} |")
     else:
         w("None.")
     w("")
@@ -636,6 +700,56 @@ def _dyn_breaks(rec):
         if lb.get("filename") and lb.get("lineno"):
             out.append(dict(lb, loop=True))
     return out
+
+
+def _dyn_callers(rec):
+    """The library lines on the stack above each of Dynamo's breaks in a record (the calls that
+    led down to it), from explain's breaks and its breaks inside loops."""
+    d = rec["steps"]["dynamo"]
+    out = set()
+    for s in d.get("break_sites", []):
+        for c in s.get("callers", []):
+            f, _, n = c.rpartition(":")
+            out.add((f, int(n)))
+    for lb in d.get("loop_breaks", []):
+        for c in (lb.get("stack") or [])[:-1]:
+            f, _, n = c.rpartition(":")
+            if lib_of(f):
+                out.add((f, int(n)))
+    return out
+
+
+def _traced_breaks(recs, st):
+    """The breaks of the dynamo_traced step (explain with no frame skipped at a break in a loop):
+    innermost sites by statement, the library lines of their callers, and per function the
+    reasons Dynamo still skipped frames."""
+    out = {"models": 0, "inner": set(), "stmts": set(), "callers": set(), "why": collections.defaultdict(set)}
+    for r in recs:
+        t = r["steps"].get("dynamo_traced") or {}
+        if not t.get("ok"):
+            continue
+        out["models"] += 1
+        for s in t["break_sites"]:
+            x = (s["filename"], s["lineno"])
+            out["inner"].add(x)
+            out["stmts"].add(st.key(*x))
+            for c in s.get("callers", []):
+                f, _, n = c.rpartition(":")
+                out["callers"].add((f, int(n)))
+        for why in t.get("frames_skipped_because", []):
+            out["why"][r["name"]].add(why)
+    return out
+
+
+def _traced_verdict(x, traced, st, models=()):
+    """("line" | "callee" | "untraced", why) for a line in a frame Dynamo skipped; why: the
+    reasons Dynamo still skipped frames in the given models (those that ran the line)."""
+    if st.key(*x) in traced["stmts"]:
+        return "line", ""
+    if x in traced["callers"]:
+        return "callee", ""
+    whys = sorted({w for m in models for w in traced["why"].get(m, ())})
+    return "untraced", "; ".join(whys)
 
 
 def _dyn_reason(site):

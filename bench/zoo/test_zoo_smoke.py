@@ -2,7 +2,8 @@
 classifier, a timm model and a transformers decoder with every step, and a torchvision detector
 (eager, capture and Dynamo only, to keep the test short). It checks that each per-model record
 is complete and consistent, not what the figures are. A synthetic module checks the Dynamo
-step's record of graph breaks inside loops, and --rerun redoes the Dynamo step of a record in place.
+step's record of graph breaks inside loops, the detector's traced Dynamo run (no frame skipped at
+such a break) finds the break the skipped frame hid, and --rerun redoes the Dynamo step of a record in place.
 
 Run by ctest as `zoo_smoke`; by hand:
     PYTHONPATH=build/python .venv/bin/python -m pytest -q bench/zoo/test_zoo_smoke.py
@@ -36,7 +37,7 @@ def _zoo(results, *args):
 def run(tmp_path_factory):
     results = tmp_path_factory.mktemp("zoo")
     first = _zoo(results, "--only", ",".join(FULL))
-    second = _zoo(results, "--only", ",".join(FULL + [DETECTOR]), "--steps", "eager,capture,dynamo")
+    second = _zoo(results, "--only", ",".join(FULL + [DETECTOR]), "--steps", "eager,capture,dynamo,dynamo_traced")
     with open(results / "results.jsonl") as f:
         recs = {r["name"]: r for r in map(json.loads, f)}
     return results, recs, first, second
@@ -63,7 +64,10 @@ def test_every_model_has_one_complete_record(run):
         assert rec["status"] == "ok", (name, rec["status"], rec["steps"])
         assert rec["steps"]["build"]["ok"] and rec["params"] > 0 and rec["inputs"]
         wanted = ["eager", "capture", "dynamo"] + (["export_nonstrict", "export_strict", "onnx"] if name in FULL else [])
-        assert sorted(rec["steps"]) == sorted(["build"] + wanted), name
+        assert sorted(rec["steps"]) == sorted(["build", "dynamo_traced"] + wanted), name
+        # the traced Dynamo run is only needed where Dynamo skipped a frame at a break in a loop
+        traced = rec["steps"]["dynamo_traced"]
+        assert traced["ok"] if rec["steps"]["dynamo"]["loop_breaks"] else traced["ok"] is None, (name, traced)
         for step in wanted:
             assert rec["steps"][step]["ok"], (name, step, rec["steps"][step])
             assert rec["steps"][step]["time_s"] >= 0
@@ -98,6 +102,17 @@ def test_dynamo_and_capture_ran_and_sites_are_real_lines(run):
     assert any(lb["skipped_frame"]["name"] == "filter_proposals"
                and lb["skipped_frame"]["filename"].endswith("detection/rpn.py")
                for lb in loops), loops
+    # With that skip turned off, Dynamo traces the rest of filter_proposals and breaks at the
+    # score filter there (torch.where(mask)), a line the plain run never traced.
+    rpn = "torchvision/models/detection/rpn.py"
+    traced = det["dynamo_traced"]
+    assert any(s["filename"].endswith(rpn) and "torch.where(scores >= self.score_thresh)" in s["line"]
+               for s in traced["break_sites"]), traced["break_sites"]
+    assert not any(s["filename"].endswith(rpn) and "torch.where(scores >=" in (s["line"] or "")
+                   for s in det["dynamo"]["break_sites"])
+    for site in traced["break_sites"]:
+        _check_site(site)
+    assert traced["graph_count"] > det["dynamo"]["graph_count"]
 
 
 def test_exports_of_the_small_models(run):

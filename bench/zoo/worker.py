@@ -2,7 +2,8 @@
 
 Steps, in order (each under its own alarm, so a hang in one step ends that step only):
 build (with the input-size ladder), eager (executed library lines, eager time), capture
-(fxlint_capture, dynamo mode), dynamo (torch._dynamo.explain), export_nonstrict,
+(fxlint_capture, dynamo mode), dynamo (torch._dynamo.explain), dynamo_traced (explain again with
+Dynamo's frame skip at a break inside a loop turned off, where the dynamo step skipped frames), export_nonstrict,
 export_strict (torch.export.export), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
 eager). After each step the record so far is written to ``partial``, so the harness keeps
 what finished when it has to kill the child.
@@ -16,7 +17,7 @@ import sys
 import time
 import traceback
 
-STEPS = ("build", "eager", "capture", "dynamo", "export_nonstrict", "export_strict", "onnx")
+STEPS = ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "onnx")
 
 
 class StepTimeout(BaseException):
@@ -308,6 +309,17 @@ def run_model(spec, opts, partial_path, lines_path):
         rec["steps"]["dynamo"] = _step_dynamo(model, args, kwargs, prefixes, step_timeout)
         save()
 
+    if "dynamo_traced" in wanted:
+        dyn = rec["steps"].get("dynamo")
+        if dyn is not None and dyn.get("ok") and not dyn.get("loop_breaks"):
+            # Only a frame skipped at a break in a loop hides lines from Dynamo; without one the
+            # run would list the same breaks again. (A rerun of this step alone runs it always.)
+            rec["steps"]["dynamo_traced"] = {"ok": None, "skipped": "Dynamo skipped no frame at a break in a loop"}
+        else:
+            begin("dynamo_traced")
+            rec["steps"]["dynamo_traced"] = _step_dynamo_traced(model, args, kwargs, prefixes, step_timeout)
+        save()
+
     eps = {}
     for strict in (False, True):
         step = "export_strict" if strict else "export_nonstrict"
@@ -497,8 +509,12 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
         if inner:
             key = f"{inner[0]}:{inner[1]}"
             s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
-                                       "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0})
+                                       "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0,
+                                       "callers": set()})
             s["count"] += 1
+            # The library lines that called down to the break: a finding on the call of a
+            # function that breaks inside is about this break.
+            s["callers"].update(f"{f}:{n}" for f, n, _, _ in stack[:-1] if is_lib(f, prefixes))
     # A graph break inside a loop makes Dynamo skip the whole frame (it runs eagerly; the functions
     # it calls are traced as frames of their own): those breaks are not in break_reasons. They are
     # recorded as loop_breaks (from raise_loop_graph_break), and their frames, with those named in
@@ -532,7 +548,8 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
         if k not in skipped:
             skipped[k] = 1
     res = {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
-           "op_count": out.op_count, "break_sites": list(sites.values()), "breaks": breaks[:200],
+           "op_count": out.op_count, "break_sites": [dict(v, callers=sorted(v["callers"])) for v in sites.values()],
+           "breaks": breaks[:200],
            "loop_breaks": list(loop_breaks.values()),
            "skipped_frames": [{"name": k[0], "filename": k[1], "firstlineno": k[2], "count": v}
                               for k, v in skipped.items()],
@@ -541,6 +558,91 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
         res["loop_break_errors"] = loop_errors[:5]
     torch._dynamo.reset()
     return res
+
+
+class _TracedLoops:
+    """Turns off Dynamo's frame skip at a break inside a loop while it is active.
+
+    Dynamo asks ``InstructionTranslatorBase.maybe_has_backedge()`` at a break: when it answers
+    True, Dynamo skips the whole frame and never traces the rest of it. Answering False makes
+    Dynamo compile the graph so far and resume after the break with a resume function, as it does
+    at a break outside a loop (its own comment calls this outcome valid, with more graphs). The
+    lines a skipped frame hid are then traced, and the breaks Dynamo finds there are listed.
+    """
+
+    def __enter__(self):
+        from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+
+        self.cls = InstructionTranslatorBase
+        self.orig = self.cls.__dict__.get("maybe_has_backedge")
+        if self.orig is not None:
+            self.cls.maybe_has_backedge = lambda self: False
+        return self
+
+    def __exit__(self, *exc):
+        if self.orig is not None:
+            self.cls.maybe_has_backedge = self.orig
+        return False
+
+
+def _step_dynamo_traced(model, args, kwargs, prefixes, timeout):
+    """``torch._dynamo.explain`` with no frame skipped at a break in a loop: every break, with
+    the library frames of its user stack (so a break inside a called function also names the
+    call)."""
+    import torch
+    import torch._dynamo
+
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    t0 = time.perf_counter()
+    try:
+        # A resume function inside a loop is entered again on every iteration with new
+        # constants; a higher recompile limit lets Dynamo trace each instead of giving up.
+        with _Alarm(timeout), torch.no_grad(), _TracedLoops() as tl, \
+                torch._dynamo.config.patch(recompile_limit=1024, accumulated_recompile_limit=4096):
+            if tl.orig is None:
+                return {"ok": None, "skipped": "this torch has no maybe_has_backedge"}
+            out = torch._dynamo.explain(model)(*args, **kwargs)
+    except StepTimeout:
+        torch._dynamo.reset()
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True, "time_s": time.perf_counter() - t0}
+    except Exception as e:  # noqa: BLE001
+        torch._dynamo.reset()
+        res = failure(e, prefixes)
+        res["time_s"] = time.perf_counter() - t0
+        return res
+    wall = time.perf_counter() - t0
+    sites = {}
+    for r in out.break_reasons:
+        stack = [(f.filename, f.lineno, f.name, (f.line or "").strip()) for f in (r.user_stack or [])]
+        if not stack:
+            continue
+        inner = stack[-1]
+        key = f"{inner[0]}:{inner[1]}"
+        reason = (r.reason or "").strip()
+        s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
+                                   "reason": reason.splitlines()[0][:300] if reason else "",
+                                   "callers": set(), "count": 0})
+        s["count"] += 1
+        s["callers"].update(f"{f}:{n}" for f, n, _, _ in stack[:-1] if is_lib(f, prefixes))
+    # Where Dynamo could not go on even so (a resume function it cannot build, say with a `zip`
+    # iterator on the stack), it skips the frame: the reasons, so that the report can say why a
+    # line stayed untraced.
+    untraced = sorted({_first_with_explanation(m) for m in counters.get("unimplemented", {})})
+    torch._dynamo.reset()
+    return {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
+            "break_sites": [dict(v, callers=sorted(v["callers"])) for v in sites.values()],
+            "frames_skipped_because": untraced, "time_s": wall}
+
+
+def _first_with_explanation(message):
+    """A Dynamo message's first line, with its `Explanation:` line when it has one."""
+    lines = [ln.strip() for ln in str(message).strip().splitlines()]
+    why = next((ln[len("Explanation:"):].strip() for ln in lines if ln.startswith("Explanation:")), "")
+    head = lines[0] if lines else ""
+    return (f"{head}: {why}" if why else head)[:300]
 
 
 def _fr(frame):
