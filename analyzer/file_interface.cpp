@@ -2,6 +2,9 @@
 
 #include <string_view>
 
+#include "analyzer/node_kind.h"
+#include "analyzer/predicate_body.h"
+
 namespace fxlint {
 
 namespace {
@@ -74,9 +77,17 @@ uint64_t interface_fingerprint(const FileModel& m) {
       h.number(static_cast<uint64_t>(g.when) | static_cast<uint64_t>(g.parent + 1) << 1);
     }
     // What a small function returns may make it an escape-hatch predicate for
-    // its callers elsewhere (`def is_tracing(): return torch.compiler.is_compiling()`).
-    if (Node body = f.node.field("body"); body && body.named_child_count() <= 12 && body.end() - body.start() <= 4096) {
-      h.bytes(body.text(m.source));
+    // its callers elsewhere (`def is_tracing(): return torch.compiler.is_compiling()`):
+    // what that is computed from, and nothing else of the body.
+    std::vector<std::pair<Node, bool>> returns;
+    bool small = f.node && !f.node.is(NodeKind::Lambda) && collect_returns(f.node.field("body"), returns);
+    h.number(small);
+    if (small) {
+      for (const auto& [ret, in_except] : returns) {
+        h.number(in_except);
+        h.bytes(ret.text(m.source));
+      }
+      for (Node a : returned_local_assignments(f.node.field("body"), returns, m.source)) h.bytes(a.text(m.source));
     }
     hash_strings(h, f.locals);
     hash_strings(h, f.globals);

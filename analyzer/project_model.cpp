@@ -1,5 +1,7 @@
 #include "analyzer/project_model.h"
 
+#include "analyzer/predicate_body.h"
+
 #include <deque>
 #include <optional>
 #include <set>
@@ -38,32 +40,6 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
   compute_regions(entry_points, Tracer::Dynamo);
   condition_truth_.clear();
 }
-
-namespace {
-
-// Return statements of a small function body (nested definitions aside), and
-// whether each lies in an `except` handler. Large bodies are not wrappers.
-bool collect_returns(Node body, std::vector<std::pair<Node, bool>>& out) {
-  constexpr uint32_t kMaxStatements = 12;
-  constexpr size_t kMaxNodes = 600;
-  if (!body || body.named_child_count() > kMaxStatements) return false;
-  size_t seen = 0;
-  auto visit = [&](auto&& self, Node n, bool in_except) -> bool {
-    if (++seen > kMaxNodes) return false;
-    if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::ClassDefinition) || n.is(NodeKind::Lambda)) return true;
-    if (n.is(NodeKind::ReturnStatement)) {
-      out.emplace_back(n, in_except);
-      return true;
-    }
-    bool ok = true;
-    bool except = in_except || n.is(NodeKind::ExceptClause) || n.is(NodeKind::ExceptGroupClause);
-    for (Node c : NamedChildren(n)) ok = ok && self(self, c, except);
-    return ok;
-  };
-  return visit(visit, body, false);
-}
-
-}  // namespace
 
 torch_api::HatchPredicate ProjectModel::hatch_of_function(FunctionRef f) const {
   std::vector<FunctionRef> visiting;

@@ -20,6 +20,8 @@ namespace fxlint {
 class DiagnosticSink {
  public:
   void report(RuleId rule, TextRange range, std::string message, std::optional<Fix> fix = std::nullopt);
+  // A finding kept from an earlier analysis, added as report() added it then.
+  void replay(Diagnostic d);
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:

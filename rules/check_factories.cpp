@@ -57,4 +57,10 @@ void DiagnosticSink::report(RuleId rule, TextRange range, std::string message, s
   diagnostics_.push_back({std::string(info.code), std::move(message), range, Severity::Error, std::move(fix)});
 }
 
+void DiagnosticSink::replay(Diagnostic d) {
+  std::optional<RuleId> rule = find_rule(d.code);
+  if (!rule || !seen_.insert({*rule, d.range}).second) return;
+  diagnostics_.push_back(std::move(d));
+}
+
 }  // namespace fxlint

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/argument_types.h"
@@ -38,6 +39,35 @@ struct ArgumentMemo {
   // what each file recorded (empty after a failure).
   std::vector<ArgumentTypes> known;
   std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
+  // Per pass and file: each function's own records (shared with later calls
+  // while the file is unchanged), and per file the text hash of each
+  // function's top-level statement when it walked (rules/top_statements.h).
+  using FunctionRecords = std::vector<std::optional<ArgumentTypes>>;
+  std::vector<std::vector<std::shared_ptr<const FunctionRecords>>> by_function;
+  std::vector<std::shared_ptr<const std::vector<uint64_t>>> statement_hash;
+};
+
+// What the checks found in one top-level statement of a file.
+struct StatementFindings {
+  uint32_t start = 0, length = 0;  // the statement when they ran
+  std::vector<uint8_t> walked;     // per function of the statement: whether the checks walked it
+  std::vector<Diagnostic> found;   // every one inside the statement
+};
+
+// What the checks found in each reported file in the last analysis that got
+// through, by top-level statement: kept by a CheckSession between calls, so
+// that an edit re-checks only the statement it touched.
+struct FindingsMemo {
+  struct File {
+    RuleSet enabled;
+    Target target = Target::Fx2Onnx;
+    Scope scope = Scope::Reachable;
+    std::string torch_version;
+    std::unordered_map<uint64_t, StatementFindings> statements;  // by text hash
+  };
+  uint64_t project = 0;     // as ArgumentMemo::project
+  ArgumentTypes arguments;  // what the checks walked with
+  std::vector<File> files;  // by input (empty for inputs not reported)
 };
 
 // Parses and indexes one input; with `previous` (that file's last tree, left
@@ -47,13 +77,16 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
                       SyntaxTree::Keep keep, const CancelFlag* cancel);
 
 // Diagnostics of the files whose `report` is set (the others get an empty
-// list but still take part in the project), in input order. With `memo` (the
-// last analysis of these files) and `reparsed` (which files changed since),
-// what an unchanged file's walks recorded is reused while no file's interface
-// changed: an edit inside a function body re-walks only its own file.
+// list but still take part in the project), in input order. With `memo` and
+// `findings` (the last analysis of these files) and `reparsed` (which files
+// changed since), what was recorded and found is reused while no file's
+// interface changed: an unchanged file's walks, and in a changed file each
+// function whose top-level statement did not change and whose callers pass it
+// the same. An edit inside a function body re-analyses that statement only.
 std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
                                                    std::span<const SourceInput* const> inputs,
                                                    const std::vector<bool>& report, const CheckOptions& options,
-                                                   ArgumentMemo* memo, const std::vector<bool>* reparsed);
+                                                   ArgumentMemo* memo, FindingsMemo* findings,
+                                                   const std::vector<bool>* reparsed);
 
 }  // namespace fxlint

@@ -20,6 +20,7 @@ struct CheckSession::Cached {
 
 struct CheckSession::Memo {
   ArgumentMemo arguments;
+  FindingsMemo findings;
 };
 
 CheckSession::CheckSession() : memo_(std::make_unique<Memo>()) {}
@@ -86,7 +87,7 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
   } catch (const CheckCancelled&) {
     // What was parsed is kept (a cancelled file keeps its last parse), and
     // the memo: after a burst of keystrokes, the lint of the last one re-walks
-    // the edited file only, not the project.
+    // the edited statements only, not the project.
     files_ = std::move(kept);
     throw;
   }
@@ -107,7 +108,7 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
   if (!memo_) memo_ = std::make_unique<Memo>();  // a moved-from session
   // Cancelled, the memo is either the last complete analysis's or this one's;
   // the files parsed since stay unrecorded either way.
-  auto out = analyze_files(parsed, sources, report, options, &memo_->arguments, &unrecorded);
+  auto out = analyze_files(parsed, sources, report, options, &memo_->arguments, &memo_->findings, &unrecorded);
   for (Cached* entry : entries) entry->recorded = true;
   return out;
 }

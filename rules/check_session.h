@@ -3,9 +3,10 @@
 // a file whose text, module name and index options are unchanged is not
 // parsed or indexed again, and an edited text is reparsed incrementally
 // (tree-sitter keeps what the edit did not touch). The analysis across files
-// runs on every call, reusing what unchanged files recorded while no file's
-// interface changed; the result is always what check_sources gives for the
-// same inputs.
+// runs on every call, reusing, while no file's interface changed, what
+// unchanged files recorded and what each unchanged top-level statement of an
+// edited file recorded and found; the result is always what check_sources
+// gives for the same inputs.
 #include <cstdint>
 #include <memory>
 #include <span>

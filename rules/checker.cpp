@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "analyzer/file_model.h"
@@ -17,6 +18,7 @@
 #include "core/parallel.h"
 #include "rules/check.h"
 #include "rules/suppressions.h"
+#include "rules/top_statements.h"
 
 namespace fxlint {
 
@@ -82,8 +84,46 @@ void apply_suppression_comments(std::vector<Diagnostic>& out, std::string_view t
   }
 }
 
+// Shifts a finding kept from a statement that began at `from` to one at `to`.
+Diagnostic moved(Diagnostic d, uint32_t from, uint32_t to) {
+  auto shift = [&](TextRange& r) { r = {r.start - from + to, r.end - from + to}; };
+  shift(d.range);
+  if (d.fix) {
+    for (Edit& e : d.fix->edits) shift(e.range);
+  }
+  return d;
+}
+
+bool inside(const Diagnostic& d, TextRange r) {
+  if (!r.contains(d.range)) return false;
+  if (d.fix) {
+    for (const Edit& e : d.fix->edits) {
+      if (!r.contains(e.range)) return false;
+    }
+  }
+  return true;
+}
+
+bool same_settings(const FindingsMemo::File& m, const SourceInput& in) {
+  return m.enabled == in.enabled && m.target == in.target && m.scope == in.scope &&
+         m.torch_version == in.torch_version;
+}
+
+// What a file's checks walk, with what an earlier analysis found (`before`,
+// when the project and the file's settings are the same; `before_arguments`:
+// what they walked with then). A top-level statement that is unchanged, with
+// the same functions walked and their callers passing the same, gets the
+// findings it had, moved to where it is now; the others are walked. What each
+// statement found goes to `after`.
+struct FindingsReuse {
+  const FindingsMemo::File* before = nullptr;
+  const ArgumentTypes* before_arguments = nullptr;
+  FindingsMemo::File* after = nullptr;
+};
+
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
-                                  const SourceInput& input, const ArgumentTypes& arguments, const CancelFlag* cancel) {
+                                  const SourceInput& input, const ArgumentTypes& arguments, const CancelFlag* cancel,
+                                  const FindingsReuse& reuse) {
   std::vector<Diagnostic> out;
   const std::string& text = file.tree->text();
   auto enabled = [&](RuleId id) { return input.enabled.test(static_cast<size_t>(id)); };
@@ -119,13 +159,75 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     CompiledCodeDispatcher dispatcher(checks);
     // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
     Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
-    for (size_t f = 0; f < file.model.functions.size(); ++f) {
-      int fi = static_cast<int>(f);
-      bool walk = input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
-                                              : project.in_region(index, fi, tracer);
-      if (!walk) continue;
+    auto walked = [&](size_t f) {
+      return input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
+                                       : project.in_region(index, static_cast<int>(f), tracer);
+    };
+    auto walk = [&](size_t f) {
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
-      walk_function(project, index, fi, dispatcher, &arguments);
+      walk_function(project, index, static_cast<int>(f), dispatcher, &arguments);
+    };
+    TopStatements tops;
+    if (reuse.after) tops = top_statements(file.model);
+    // Where findings were reported from outside their own statement: a
+    // statement holding one does not keep what it found, since what the sink
+    // took from its walk depended on that report (one finding per place).
+    std::set<uint32_t> foreign;
+    auto note_foreign = [&](size_t from, TextRange own) {
+      const auto& all = sink.diagnostics();
+      for (size_t k = from; k < all.size(); ++k) {
+        if (!inside(all[k], own)) foreign.insert(all[k].range.start);
+      }
+    };
+    for (size_t f = 0; f < file.model.functions.size();) {
+      int s = reuse.after ? tops.of_function[f] : -1;
+      if (s < 0) {
+        size_t mark = sink.diagnostics().size();
+        if (walked(f)) walk(f);
+        note_foreign(mark, TextRange{});
+        ++f;
+        continue;
+      }
+      const TopStatement& top = tops.statements[static_cast<size_t>(s)];
+      std::vector<uint8_t> walks;
+      for (int g = top.first; g < top.end; ++g) walks.push_back(walked(static_cast<size_t>(g)));
+      const StatementFindings* kept = nullptr;
+      if (reuse.before) {
+        auto it = reuse.before->statements.find(top.text_hash);
+        if (it != reuse.before->statements.end() && it->second.length == top.range.length() &&
+            it->second.walked == walks) {
+          kept = &it->second;
+          for (int g = top.first; kept && g < top.end; ++g) {
+            if (walks[static_cast<size_t>(g - top.first)] &&
+                !arguments.same_calls(*reuse.before_arguments, index, g)) {
+              kept = nullptr;
+            }
+          }
+        }
+      }
+      StatementFindings now{top.range.start, top.range.length(), walks, {}};
+      if (kept) {
+        for (const Diagnostic& d : kept->found) sink.replay(moved(d, kept->start, top.range.start));
+        now.found = kept->found;
+        for (Diagnostic& d : now.found) d = moved(std::move(d), kept->start, top.range.start);
+        reuse.after->statements[top.text_hash] = std::move(now);
+      } else {
+        size_t mark = sink.diagnostics().size();
+        for (int g = top.first; g < top.end; ++g) {
+          if (walks[static_cast<size_t>(g - top.first)]) walk(static_cast<size_t>(g));
+        }
+        auto& all = sink.diagnostics();
+        bool keep = std::all_of(all.begin() + static_cast<std::ptrdiff_t>(mark), all.end(),
+                                [&](const Diagnostic& d) { return inside(d, top.range); });
+        auto earlier = foreign.lower_bound(top.range.start);
+        keep = keep && (earlier == foreign.end() || *earlier >= top.range.end);
+        note_foreign(mark, top.range);
+        if (keep) {
+          now.found.assign(all.begin() + static_cast<std::ptrdiff_t>(mark), all.end());
+          reuse.after->statements[top.text_hash] = std::move(now);
+        }
+      }
+      f = static_cast<size_t>(top.end);
     }
   }
   for (Diagnostic& d : sink.diagnostics()) {
@@ -184,7 +286,8 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
 std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* const> files,
                                                    std::span<const SourceInput* const> inputs,
                                                    const std::vector<bool>& report, const CheckOptions& options,
-                                                   ArgumentMemo* memo, const std::vector<bool>* reparsed) {
+                                                   ArgumentMemo* memo, FindingsMemo* findings,
+                                                   const std::vector<bool>* reparsed) {
   auto cancelled = [&] { return options.cancel && options.cancel->is_set(); };
   if (cancelled()) throw CheckCancelled{};
   std::vector<std::optional<std::string>> failure(files.size());
@@ -210,12 +313,39 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   // Each file records apart, so that what an unchanged file recorded is reused;
   // within a file, a function whose parameters the walk before saw the same
   // records the same again, so only the functions whose callers changed walk.
+  // Across calls, a function of a changed file whose top-level statement is
+  // unchanged, walking with what it walked with then, records the same again.
   constexpr size_t kMaxPasses = 3;
   class Silent final : public CodeVisitor {} silent;
   std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
   std::vector<ArgumentTypes> known{ArgumentTypes{}};  // known[p]: what pass p walks with
-  // Each walked function's own records in the last pass, by file.
-  std::vector<std::vector<std::optional<ArgumentTypes>>> by_function(files.size()), by_function_next(files.size());
+  using FunctionRecords = ArgumentMemo::FunctionRecords;
+  // Per pass and file: each walked function's own records.
+  std::vector<std::vector<std::shared_ptr<const FunctionRecords>>> by_function;
+  // Per file: the text hash of each function's top-level statement (0: none).
+  std::vector<std::shared_ptr<const std::vector<uint64_t>>> statement_hash(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (same_project && !(*reparsed)[i] && i < memo->statement_hash.size() && memo->statement_hash[i]) {
+      statement_hash[i] = memo->statement_hash[i];
+      continue;
+    }
+    if (failure[i]) continue;
+    TopStatements tops = top_statements(files[i]->model);
+    auto hashes = std::make_shared<std::vector<uint64_t>>(tops.of_function.size(), 0);
+    for (size_t f = 0; f < tops.of_function.size(); ++f) {
+      if (tops.of_function[f] >= 0) (*hashes)[f] = tops.statements[static_cast<size_t>(tops.of_function[f])].text_hash;
+    }
+    statement_hash[i] = std::move(hashes);
+  }
+  auto before_call = [&](size_t pass, size_t i, size_t f) -> const std::optional<ArgumentTypes>* {
+    if (!same_project || pass >= memo->by_function.size() || i >= memo->by_function[pass].size()) return nullptr;
+    const auto& then = memo->by_function[pass][i];
+    const auto& hash_then = i < memo->statement_hash.size() ? memo->statement_hash[i] : nullptr;
+    if (!then || !hash_then || f >= then->size() || f >= hash_then->size() || !(*then)[f]) return nullptr;
+    if (!statement_hash[i] || (*hash_then)[f] == 0 || (*hash_then)[f] != (*statement_hash[i])[f]) return nullptr;
+    if (pass > 0 && !known[pass].same_calls(memo->known[pass], static_cast<int>(i), static_cast<int>(f))) return nullptr;
+    return &(*then)[f];
+  };
   for (size_t pass = 0; pass < kMaxPasses; ++pass) {
     if (cancelled()) throw CheckCancelled{};
     const ArgumentTypes* walk_known = pass == 0 ? nullptr : &known[pass];
@@ -227,36 +357,40 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     }
     recorded.emplace_back(files.size(), std::nullopt);
     std::vector<std::optional<ArgumentTypes>>& mine_all = recorded.back();
+    by_function.emplace_back(files.size());
     parallel_for(files.size(), options.jobs, [&](size_t i) {
-      by_function_next[i].clear();
       if (failure[i]) return;
       if (kept && !(*reparsed)[i] && (*kept)[i]) {
         mine_all[i] = (*kept)[i];
+        if (pass < memo->by_function.size() && i < memo->by_function[pass].size()) {
+          by_function[pass][i] = memo->by_function[pass][i];
+        }
         return;
       }
       ArgumentTypes mine;
-      const std::vector<std::optional<ArgumentTypes>>& before = by_function[i];
-      std::vector<std::optional<ArgumentTypes>>& now = by_function_next[i];
-      now.resize(files[i]->model.functions.size());
+      const FunctionRecords* before = pass > 0 ? by_function[pass - 1][i].get() : nullptr;
+      auto now = std::make_shared<FunctionRecords>(files[i]->model.functions.size());
       try {
         for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
           if (cancelled()) throw CheckCancelled{};
           int file = static_cast<int>(i), function = static_cast<int>(f);
           if (!project.in_region(file, function)) continue;
-          if (pass > 0 && f < before.size() && before[f] && known[pass].same_calls(known[pass - 1], file, function)) {
-            now[f] = before[f];
+          if (before && f < before->size() && (*before)[f] && known[pass].same_calls(known[pass - 1], file, function)) {
+            (*now)[f] = (*before)[f];
+          } else if (const std::optional<ArgumentTypes>* then = before_call(pass, i, f)) {
+            (*now)[f] = *then;
           } else {
-            now[f].emplace();
-            walk_function(project, file, function, silent, walk_known, &*now[f]);
+            (*now)[f].emplace();
+            walk_function(project, file, function, silent, walk_known, &*(*now)[f]);
           }
-          mine.merge(*now[f]);
+          mine.merge(*(*now)[f]);
         }
         mine_all[i] = std::move(mine);
+        by_function[pass][i] = std::move(now);
       } catch (const std::exception& e) {
         failure[i] = e.what();
       }
     });
-    std::swap(by_function, by_function_next);
     ArgumentTypes learned;
     for (const auto& r : mine_all) {
       if (r) learned.merge(*r);
@@ -269,16 +403,32 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     memo->project = fingerprint;
     memo->known.assign(known.begin(), known.end() - 1);
     memo->recorded = std::move(recorded);
+    memo->by_function = std::move(by_function);
+    memo->statement_hash = std::move(statement_hash);
   }
   const ArgumentTypes& second = known.back();
 
+  // What the checks found is kept only when this whole call gets through: a
+  // cancelled call leaves the last complete one's.
+  std::vector<FindingsMemo::File> found_now(findings ? files.size() : 0);
+  bool same_findings = findings && findings->project == fingerprint && findings->files.size() == files.size();
   std::vector<std::vector<Diagnostic>> out(files.size());
   parallel_for(files.size(), options.jobs, [&](size_t i) {
     if (!report[i]) return;
     if (cancelled()) throw CheckCancelled{};
     if (!failure[i]) {
       try {
-        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second, options.cancel);
+        FindingsReuse reuse;
+        if (findings) {
+          FindingsMemo::File& mine = found_now[i];
+          mine = {inputs[i]->enabled, inputs[i]->target, inputs[i]->scope, inputs[i]->torch_version, {}};
+          reuse.after = &mine;
+          if (same_findings && same_settings(findings->files[i], *inputs[i])) {
+            reuse.before = &findings->files[i];
+            reuse.before_arguments = &findings->arguments;
+          }
+        }
+        out[i] = check_one(project, static_cast<int>(i), *files[i], *inputs[i], second, options.cancel, reuse);
         return;
       } catch (const std::exception& e) {
         failure[i] = e.what();
@@ -286,6 +436,11 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     }
     out[i] = {internal_error(*failure[i])};
   });
+  if (findings) {
+    findings->project = fingerprint;
+    findings->arguments = second;
+    findings->files = std::move(found_now);
+  }
   return out;
 }
 
@@ -301,7 +456,7 @@ std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> 
     parsed.push_back(&(*files)[i]);
     sources.push_back(&inputs[i]);
   }
-  auto out = analyze_files(parsed, sources, std::vector<bool>(inputs.size(), true), options, nullptr, nullptr);
+  auto out = analyze_files(parsed, sources, std::vector<bool>(inputs.size(), true), options, nullptr, nullptr, nullptr);
   if (!options.release_memory) files.release();  // see CheckOptions
   return out;
 }

@@ -26,7 +26,17 @@ SourceInput input(std::string path, std::string module, std::string text) {
 
 std::vector<std::string> codes(const std::vector<Diagnostic>& ds) {
   std::vector<std::string> out;
-  for (const Diagnostic& d : ds) out.push_back(d.code + "@" + std::to_string(d.range.start));
+  // Everything a client sees of a finding: where, what, and its fix's edits.
+  for (const Diagnostic& d : ds) {
+    std::string s = d.code + "@" + std::to_string(d.range.start) + "-" + std::to_string(d.range.end) + " " +
+                    d.message + " " + severity_name(d.severity);
+    if (d.fix) {
+      for (const Edit& e : d.fix->edits) {
+        s += " [" + std::to_string(e.range.start) + "-" + std::to_string(e.range.end) + ":" + e.content + "]";
+      }
+    }
+    out.push_back(s);
+  }
   return out;
 }
 
@@ -99,7 +109,13 @@ TEST_CASE("random edits of the rule fixtures give what a fresh check gives") {
   fs::path dir = fxlint::test::rule_fixtures_dir();
   std::mt19937 rng(7);
   static const char* pieces[] = {" ", "x", "\n", ".item()", "(", ":", "    ", "if x.sum() > 0:\n        pass\n"};
-  for (const char* name : {"FX101.py", "FX103.py", "FX201.py", "FX301.py", "FX403.py"}) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".py") names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() > 40);
+  for (const std::string& name : names) {
     CheckSession session;
     const std::string original = fxlint::test::read_file(dir / name);
     std::vector<SourceInput> files = {input(name, "fixture", original)};
@@ -117,6 +133,41 @@ TEST_CASE("random edits of the rule fixtures give what a fresh check gives") {
       INFO(name << " step " << step);
       // Error recovery of a broken text may group it differently; a text that parses must not differ.
       if (!broken) CHECK(got == fresh);
+    }
+  }
+}
+
+TEST_CASE("edits that build on each other give what a fresh check gives") {
+  // Each step edits the last text that parsed, so statements move, change and
+  // come back, and what the session kept of each is reused many edits later.
+  fs::path dir = fxlint::test::rule_fixtures_dir();
+  std::mt19937 rng(11);
+  static const char* pieces[] = {" ", "x", "1", ".item()", "# c\n", "\n", "y = x.sum().item()\n",
+                                 "if x.sum() > 0:\n    x = x + 1\n", "print(x)\n"};
+  for (const char* name : {"FX101.py", "FX103.py", "FX104.py", "FX201.py", "FX301.py", "FX401.py", "FX403.py",
+                           "FX502.py"}) {
+    CheckSession session;
+    std::vector<SourceInput> files = {input(name, "fixture", fxlint::test::read_file(dir / name))};
+    std::string last_good = files[0].text;
+    for (int step = 0; step < 60; ++step) {
+      std::string& text = files[0].text;
+      text = last_good;
+      size_t at = std::uniform_int_distribution<size_t>(0, text.size())(rng);
+      // At a line start half the time, so whole statements come and go.
+      if (step % 2 == 0) {
+        size_t nl = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+        at = nl == std::string::npos ? 0 : nl + 1;
+      }
+      size_t len = std::min<size_t>(text.size() - at, std::uniform_int_distribution<size_t>(0, 3)(rng));
+      text.replace(at, len, pieces[std::uniform_int_distribution<size_t>(0, std::size(pieces) - 1)(rng)]);
+      auto got = session_codes(session, files);
+      auto fresh = fresh_codes(files);
+      bool broken = std::any_of(fresh[0].begin(), fresh[0].end(), [](const std::string& c) { return c.starts_with("FX900"); });
+      INFO(name << " step " << step << "\n" << text);
+      if (!broken) {
+        CHECK(got == fresh);
+        last_good = text;
+      }
     }
   }
 }
@@ -195,6 +246,35 @@ TEST_CASE("what unchanged files recorded is reused only while it holds") {
   auto out = session_codes(session, files);
   REQUIRE(out[2].size() == 1);
   CHECK(out[2][0].starts_with("FX103@"));
+}
+
+TEST_CASE("a function whose statement is unchanged is analysed again when its callers pass something else") {
+  // The model's edit changes neither its interface (the argument is not in a
+  // return statement and binds no local) nor the helpers' text: only what the
+  // helpers' parameters hold, two calls deep.
+  const std::string model =
+      "import torch\n"
+      "from pkg.middle import relay\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        relay(ARG)\n"
+      "        return x\n";
+  const std::string middle = "from pkg.leaf import use\ndef relay(v):\n    use(v)\n    return v\n";
+  const std::string leaf = "def use(t):\n    if t.sum() > 0:\n        return t\n    return t\n";
+  std::vector<SourceInput> files = {input("pkg/model.py", "pkg.model", model),
+                                    input("pkg/middle.py", "pkg.middle", middle),
+                                    input("pkg/leaf.py", "pkg.leaf", leaf)};
+  CheckSession session;
+  size_t reported = 0;
+  for (const char* arg : {"x", "x.shape[0]", "x", "3", "x + 1", "x.shape[0]"}) {
+    files[0].text = model;
+    files[0].text.replace(files[0].text.find("ARG"), 3, arg);
+    INFO(arg);
+    auto got = session_codes(session, files);
+    CHECK(got == fresh_codes(files));
+    reported += got[2].size();
+  }
+  CHECK(reported == 3);  // FX103 in the leaf while a tensor reaches it: x (twice) and x + 1
 }
 
 TEST_CASE("checks cancelled at any point leave the session equal to a fresh check") {
