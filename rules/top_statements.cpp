@@ -18,8 +18,10 @@ TopStatements top_statements(const FileModel& model) {
     if (!out.statements.empty() && out.statements.back().range == r && out.statements.back().end == static_cast<int>(f)) {
       out.statements.back().end = static_cast<int>(f) + 1;
     } else {
-      out.statements.push_back({r, std::hash<std::string_view>{}(src.substr(r.start, r.length())),
-                                static_cast<int>(f), static_cast<int>(f) + 1});
+      // The index of its first function too: two statements of the same text
+      // (a definition repeated) are told apart.
+      uint64_t h = std::hash<std::string_view>{}(src.substr(r.start, r.length()));
+      out.statements.push_back({r, h * 0x100000001b3ULL + f, static_cast<int>(f), static_cast<int>(f) + 1});
     }
     out.of_function[f] = static_cast<int>(out.statements.size()) - 1;
   }

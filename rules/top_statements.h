@@ -16,7 +16,7 @@ namespace fxlint {
 
 struct TopStatement {
   TextRange range;
-  uint64_t text_hash = 0;
+  uint64_t text_hash = 0;  // of its text and the index of its first function
   int first = 0, end = 0;  // its functions: indices [first, end)
 };
 
