@@ -276,3 +276,48 @@ def test_a_finding_counts_where_its_own_range_ran(tmp_path):
         for s in spans[str(src)]:
             by_line.setdefault(s[0], []).append(tuple(s))
         assert static.ran(finding, by_line) is expect
+
+
+def test_report_reads_a_line_as_traced_only_before_the_first_failure():
+    import report
+
+    lines = {"m": {"f.py": {10, 20, 30}}}
+    failing = [{"name": "m", "steps": {"export_nonstrict": {"ok": False, "site": {"filename": "f.py", "lineno": 20}}}}]
+    report.FIRST["m"] = {("f.py", 10): 1, ("f.py", 20): 2, ("f.py", 30): 3}
+    try:
+        steps = ["export_nonstrict"]
+        assert report._reached(("f.py", 10), failing, failing, lines, steps)  # ran before the failing line
+        assert report._reached(("f.py", 20), failing, failing, lines, steps)  # the failing line itself
+        assert not report._reached(("f.py", 30), failing, failing, lines, steps)  # only after it
+        assert report._reached(("f.py", 30), failing, [], lines, steps)  # a model that exported traced it all
+        assert not report._reached(("f.py", 40), failing, [], lines, steps)  # a line no model ran
+    finally:
+        del report.FIRST["m"]
+
+
+def test_report_confirms_a_skipped_frame_line_by_the_traced_run(tmp_path):
+    import report
+
+    path = tmp_path / "site-packages" / "torchvision" / "post.py"  # a library file, as the report reads paths
+    path.parent.mkdir(parents=True)
+    path.write_text("def post(scores, boxes):\n"
+                    "    keep = nms(boxes,\n"
+                    "               scores)\n"
+                    "    idx = where(keep)\n"
+                    "    return idx\n")
+    f = str(path)
+    recs = [{"name": "m", "steps": {
+        "dynamo": {"ok": True, "break_sites": [{"filename": f, "lineno": 4, "callers": [f"{f}:9"]}], "loop_breaks": [
+            {"filename": "ops.py", "lineno": 54, "stack": [f"{f}:2", "ops.py:54"]}]},
+        "dynamo_traced": {"ok": True, "break_sites": [{"filename": f, "lineno": 3, "callers": []},
+                                                      {"filename": "ops.py", "lineno": 54, "callers": [f"{f}:5"]}],
+                          "frames_skipped_because": ["zip has no model"]}}}]
+    st = report.Statements()
+    traced = report._traced_breaks(recs, st)
+    assert traced["models"] == 1
+    assert report._traced_verdict((f, 2), traced, st) == ("line", "")  # line 3 is in the statement of line 2
+    assert report._traced_verdict((f, 5), traced, st) == ("callee", "")  # the break is in the function it calls
+    assert report._traced_verdict((f, 4), traced, st, ["m"]) == ("untraced", "zip has no model")
+    assert report._traced_verdict((f, 4), traced, st, ["other"]) == ("untraced", "")
+    # the plain run's callers: explain's, and the frames above a break inside a loop
+    assert report._dyn_callers(recs[0]) == {(f, 9), (f, 2)}
