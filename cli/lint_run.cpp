@@ -22,12 +22,6 @@ Diagnostic file_problem(std::string message, TextRange range = {}) {
   return {"FX900", std::move(message), range, Severity::Error, std::nullopt};
 }
 
-void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
-  for (const std::string& s : from) {
-    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
-  }
-}
-
 bool reads_stdin(const LintRequest& request) {
   return request.stdin_filename.has_value() || (request.paths.size() == 1 && request.paths[0] == "-");
 }
@@ -57,9 +51,7 @@ SourceInput source_input(const LintRequest& request, const Config& config, const
 }
 
 void add_project_options(CheckOptions& options, const Config& config) {
-  append_unique(options.entry_points, config.entry_points);
-  append_unique(options.compile_functions, config.compile_functions);
-  append_unique(options.compile_decorators, config.compile_decorators);
+  add_compile_ways(options, config.entry_points, config.compile_functions, config.compile_decorators);
 }
 
 std::string display_path(const fs::path& path, const fs::path& cwd) {

@@ -19,12 +19,6 @@ DocumentLinter::Resolved DocumentLinter::resolve(const std::string& path) const 
 
 namespace {
 
-void append_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
-  for (const std::string& s : from) {
-    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
-  }
-}
-
 SourceInput source_input(const FileSettingsForLsp& s, std::string path, std::string text) {
   SourceInput in{std::move(path), s.module_name, std::move(text), s.rules, s.target};
   in.scope = s.scope;
@@ -43,9 +37,7 @@ LintRun DocumentLinter::lint(std::span<const Document* const> documents, const W
   options.jobs = 1;  // keep the server to one thread beside the editor
   options.cancel = cancel;
   auto add_options = [&](const FileSettingsForLsp& s) {
-    append_unique(options.entry_points, s.entry_points);
-    append_unique(options.compile_functions, s.compile_functions);
-    append_unique(options.compile_decorators, s.compile_decorators);
+    add_compile_ways(options, s.entry_points, s.compile_functions, s.compile_decorators);
   };
   std::vector<std::unique_ptr<SourceInput>> opened;  // stable addresses for SessionInput
   std::vector<SessionInput> inputs;

@@ -444,6 +444,19 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   return out;
 }
 
+void add_compile_ways(CheckOptions& options, const std::vector<std::string>& entry_points,
+                      const std::vector<std::string>& compile_functions,
+                      const std::vector<std::string>& compile_decorators) {
+  auto append_unique = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const std::string& s : from) {
+      if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+    }
+  };
+  append_unique(options.entry_points, entry_points);
+  append_unique(options.compile_functions, compile_functions);
+  append_unique(options.compile_decorators, compile_decorators);
+}
+
 std::vector<std::vector<Diagnostic>> check_sources(std::span<const SourceInput> inputs, const CheckOptions& options) {
   auto files = std::make_unique<std::vector<ParsedFile>>(inputs.size());
   IndexOptions index_options{options.compile_decorators, options.compile_functions};

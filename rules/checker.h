@@ -49,6 +49,13 @@ struct CheckOptions {
   const CancelFlag* cancel = nullptr;
 };
 
+// Adds one config's ways code reaches a compiler to the project's, each
+// once: every config of a project contributes them (the settings that only
+// decide what is reported in a file stay per file).
+void add_compile_ways(CheckOptions& options, const std::vector<std::string>& entry_points,
+                      const std::vector<std::string>& compile_functions,
+                      const std::vector<std::string>& compile_decorators);
+
 // Diagnostics per input, in input order, each list sorted by position (then
 // code). Severities are the target's; a rule the target has off but the user
 // selected is reported as a warning, never Off.
