@@ -370,6 +370,17 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
         py::object same = py::getattr(tensor_cls_, name.c_str(), py::none());
         if (same.ptr() == c) return plan_tensor_method(name, args, kwargs);
       }
+      // A module's method called through its class (`nn.LayerNorm.forward(self, x)` in a
+      // subclass): Dynamo traces it as it traces the module's own code, and a graph could
+      // not name it as a function (fx would write torch.nn.modules.normalization.forward).
+      std::string qualname = py::str(py::getattr(callable, "__qualname__", py::str("")));
+      if (qualname.find('.') != std::string::npos && qualname.find("<locals>") == std::string::npos &&
+          !args.empty() && PyObject_IsInstance(args[0].ptr(), module_cls_.ptr()) == 1) {
+        CallPlan p;
+        p.kind = CallKind::InlineFunction;
+        p.function = py::reinterpret_borrow<py::object>(callable);
+        return p;
+      }
       return plan_torch(callable, name, args, kwargs);
     }
     if (module_is(mod, "logging") || module_is(mod, "warnings"))

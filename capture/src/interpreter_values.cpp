@@ -172,7 +172,11 @@ py::object Interpreter::binary_op(BinaryOperator op, py::handle a, py::handle b)
   mark_if_fresh(result);
   if (graphs_.is_tensor(result) && (graphs_.is_tensor(a) || graphs_.is_tensor(b))) {
     int i = static_cast<int>(op), first_inplace = static_cast<int>(BinaryOperator::InplaceAdd);
-    const char* name = i < first_inplace ? kBinaryNames[i] : kInplaceNames[i - first_inplace];
+    // `n += t` with a Python number `n` has no in-place form: Python computes
+    // `n + t`, and so does the graph (fx would write `0 += t`, which does not compile).
+    const char* name = i < first_inplace          ? kBinaryNames[i]
+                       : graphs_.is_tensor(a) ? kInplaceNames[i - first_inplace]
+                                              : kBinaryNames[i - first_inplace];
     graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
   }
   return result;

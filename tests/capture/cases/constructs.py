@@ -39,6 +39,36 @@ def arithmetic_and_calls(x):
     return e.sum() + f.float().sum() + x[1:, ::2].abs().sum() + x[0].sum()
 
 
+@case(graphs=1, inputs=x43)
+def augmented_assignment_on_numbers(x):
+    # A Python number updated by a tensor has no in-place form: Python computes
+    # `n + t`, a new tensor; a tensor updated in place stays an in-place op.
+    total = 0
+    total += x
+    scale = 1.5
+    scale *= total.sum(0)
+    y = x.clone()
+    y += 1
+    y -= scale
+    return total, y
+
+
+class _ChannelsFirstNorm(nn.LayerNorm):
+    # Calls its base class's forward through the class, as transformers' SqueezeBERT does.
+    def forward(self, x):
+        x = x.permute(1, 0)
+        x = nn.LayerNorm.forward(self, x)
+        return x.permute(1, 0)
+
+
+_channels_first_norm = _ChannelsFirstNorm(4)
+
+
+@case(graphs=1, inputs=x43)
+def base_class_forward_called_through_the_class(x):
+    return _channels_first_norm(x) * 2
+
+
 class _PartialActivation(nn.Module):
     def __init__(self):
         super().__init__()
