@@ -191,7 +191,7 @@ def render(results_dir):
       + ", ".join(f"{k} {v}" for k, v in versions.items()) + "; CPU, one torch thread per model"
       + "".join(f"; the {step} step rerun on {len(ds)} models ({min(ds)} to {max(ds)})"
                 for step, ds in sorted(reruns.items())) + ".")
-    caps = sorted({r.get("capture_module", "?") for r in built})
+    caps = sorted({_capture_module(r) for r in built})
     w(f"- fxlint: `{key.get('fxlint', '?')}` (sha256 {key.get('fxlint_sha256', '?')}), over "
       f"{key.get('files', '?')} library files; capture: `fxlint_capture` from "
       + ", ".join(f"`{c}`{_so_digest(c)}" for c in caps) + ".")
@@ -802,6 +802,14 @@ def _skipped_regions(recs, st):
                 key = (b["filename"], start)
                 regions[key] = min(regions.get(key, b["lineno"]), b["lineno"])
     return regions
+
+
+def _capture_module(rec):
+    """The fxlint_capture that made the record's capture step: the last rerun's that redid it."""
+    for rr in reversed(rec.get("reruns", [])):
+        if "capture" in rr.get("steps", []) and rr.get("capture_module"):
+            return rr["capture_module"]
+    return rec.get("capture_module", "?")
 
 
 def _so_digest(path):
