@@ -119,6 +119,7 @@ struct FindingsReuse {
   const FindingsMemo::File* before = nullptr;
   const ArgumentTypes* before_arguments = nullptr;
   FindingsMemo::File* after = nullptr;
+  const TopStatements* tops = nullptr;  // the file's, set with `after`
 };
 
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
@@ -167,8 +168,6 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
       walk_function(project, index, static_cast<int>(f), dispatcher, &arguments);
     };
-    TopStatements tops;
-    if (reuse.after) tops = top_statements(file.model);
     // Where findings were reported from outside their own statement: a
     // statement holding one does not keep what it found, since what the sink
     // took from its walk depended on that report (one finding per place).
@@ -180,7 +179,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       }
     };
     for (size_t f = 0; f < file.model.functions.size();) {
-      int s = reuse.after ? tops.of_function[f] : -1;
+      int s = reuse.after ? reuse.tops->of_function[f] : -1;
       if (s < 0) {
         size_t mark = sink.diagnostics().size();
         if (walked(f)) walk(f);
@@ -188,7 +187,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
         ++f;
         continue;
       }
-      const TopStatement& top = tops.statements[static_cast<size_t>(s)];
+      const TopStatement& top = reuse.tops->statements[static_cast<size_t>(s)];
       std::vector<uint8_t> walks;
       for (int g = top.first; g < top.end; ++g) walks.push_back(walked(static_cast<size_t>(g)));
       const StatementFindings* kept = nullptr;
@@ -322,18 +321,21 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   using FunctionRecords = ArgumentMemo::FunctionRecords;
   // Per pass and file: each walked function's own records.
   std::vector<std::vector<std::shared_ptr<const FunctionRecords>>> by_function;
-  // Per file: the text hash of each function's top-level statement (0: none).
+  // Per file, computed once for the walks and the checks: its top-level
+  // statements, and the text hash of each function's (0: none).
+  std::vector<std::optional<TopStatements>> tops(files.size());
   std::vector<std::shared_ptr<const std::vector<uint64_t>>> statement_hash(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
-    if (same_project && !(*reparsed)[i] && i < memo->statement_hash.size() && memo->statement_hash[i]) {
-      statement_hash[i] = memo->statement_hash[i];
-      continue;
-    }
-    if (failure[i]) continue;
-    TopStatements tops = top_statements(files[i]->model);
-    auto hashes = std::make_shared<std::vector<uint64_t>>(tops.of_function.size(), 0);
-    for (size_t f = 0; f < tops.of_function.size(); ++f) {
-      if (tops.of_function[f] >= 0) (*hashes)[f] = tops.statements[static_cast<size_t>(tops.of_function[f])].text_hash;
+    if (failure[i] || (!memo && !findings)) continue;
+    bool unchanged = same_project && !(*reparsed)[i] && i < memo->statement_hash.size() && memo->statement_hash[i];
+    if (unchanged) statement_hash[i] = memo->statement_hash[i];
+    if (unchanged && !(findings && report[i])) continue;
+    tops[i] = top_statements(files[i]->model);
+    if (unchanged) continue;
+    auto hashes = std::make_shared<std::vector<uint64_t>>(tops[i]->of_function.size(), 0);
+    for (size_t f = 0; f < tops[i]->of_function.size(); ++f) {
+      int s = tops[i]->of_function[f];
+      if (s >= 0) (*hashes)[f] = tops[i]->statements[static_cast<size_t>(s)].text_hash;
     }
     statement_hash[i] = std::move(hashes);
   }
@@ -423,6 +425,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
           FindingsMemo::File& mine = found_now[i];
           mine = {inputs[i]->enabled, inputs[i]->target, inputs[i]->scope, inputs[i]->torch_version, {}};
           reuse.after = &mine;
+          reuse.tops = &*tops[i];
           if (same_findings && same_settings(findings->files[i], *inputs[i])) {
             reuse.before = &findings->files[i];
             reuse.before_arguments = &findings->arguments;
