@@ -476,6 +476,29 @@ def _loop_break_call(code, exc):
             "reason": reason.splitlines()[0][:300] if reason else type(exc).__name__}
 
 
+def _explain_breaks(out, prefixes):
+    """The breaks `explain` lists (reason, innermost frame, innermost library frame) and their
+    sites by innermost frame, each with the library lines that called down to it: a finding on
+    the call of a function that breaks inside is about that break."""
+    breaks, sites = [], {}
+    for r in out.break_reasons:
+        stack = [(f.filename, f.lineno, f.name, (f.line or "").strip()) for f in (r.user_stack or [])]
+        inner = stack[-1] if stack else None
+        lib = [fr for fr in stack if is_lib(fr[0], prefixes)]
+        lib_inner = lib[-1] if lib else None
+        reason = (r.reason or "").strip()
+        breaks.append({"reason": reason.splitlines()[0][:300] if reason else "", "site": _fr(inner),
+                       "lib_site": _fr(lib_inner)})
+        if inner:
+            key = f"{inner[0]}:{inner[1]}"
+            s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
+                                       "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0,
+                                       "callers": set()})
+            s["count"] += 1
+            s["callers"].update(f"{f}:{n}" for f, n, _, _ in stack[:-1] if is_lib(f, prefixes))
+    return breaks, [dict(v, callers=sorted(v["callers"])) for v in sites.values()]
+
+
 def _step_dynamo(model, args, kwargs, prefixes, timeout):
     import torch
     import torch._dynamo
@@ -496,25 +519,7 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
         res["time_s"] = time.perf_counter() - t0
         return res
     wall = time.perf_counter() - t0
-    breaks = []
-    sites = {}
-    for r in out.break_reasons:
-        stack = [(f.filename, f.lineno, f.name, (f.line or "").strip()) for f in (r.user_stack or [])]
-        inner = stack[-1] if stack else None
-        lib = [fr for fr in stack if is_lib(fr[0], prefixes)]
-        lib_inner = lib[-1] if lib else None
-        reason = (r.reason or "").strip()
-        breaks.append({"reason": reason.splitlines()[0][:300] if reason else "", "site": _fr(inner),
-                       "lib_site": _fr(lib_inner)})
-        if inner:
-            key = f"{inner[0]}:{inner[1]}"
-            s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
-                                       "reason": breaks[-1]["reason"], "lib_site": _fr(lib_inner), "count": 0,
-                                       "callers": set()})
-            s["count"] += 1
-            # The library lines that called down to the break: a finding on the call of a
-            # function that breaks inside is about this break.
-            s["callers"].update(f"{f}:{n}" for f, n, _, _ in stack[:-1] if is_lib(f, prefixes))
+    breaks, sites = _explain_breaks(out, prefixes)
     # A graph break inside a loop makes Dynamo skip the whole frame (it runs eagerly; the functions
     # it calls are traced as frames of their own): those breaks are not in break_reasons. They are
     # recorded as loop_breaks (from raise_loop_graph_break), and their frames, with those named in
@@ -548,7 +553,7 @@ def _step_dynamo(model, args, kwargs, prefixes, timeout):
         if k not in skipped:
             skipped[k] = 1
     res = {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
-           "op_count": out.op_count, "break_sites": [dict(v, callers=sorted(v["callers"])) for v in sites.values()],
+           "op_count": out.op_count, "break_sites": sites,
            "breaks": breaks[:200],
            "loop_breaks": list(loop_breaks.values()),
            "skipped_frames": [{"name": k[0], "filename": k[1], "firstlineno": k[2], "count": v}
@@ -614,26 +619,14 @@ def _step_dynamo_traced(model, args, kwargs, prefixes, timeout):
         res["time_s"] = time.perf_counter() - t0
         return res
     wall = time.perf_counter() - t0
-    sites = {}
-    for r in out.break_reasons:
-        stack = [(f.filename, f.lineno, f.name, (f.line or "").strip()) for f in (r.user_stack or [])]
-        if not stack:
-            continue
-        inner = stack[-1]
-        key = f"{inner[0]}:{inner[1]}"
-        reason = (r.reason or "").strip()
-        s = sites.setdefault(key, {"filename": inner[0], "lineno": inner[1], "line": inner[3],
-                                   "reason": reason.splitlines()[0][:300] if reason else "",
-                                   "callers": set(), "count": 0})
-        s["count"] += 1
-        s["callers"].update(f"{f}:{n}" for f, n, _, _ in stack[:-1] if is_lib(f, prefixes))
+    _, sites = _explain_breaks(out, prefixes)
     # Where Dynamo could not go on even so (a resume function it cannot build, say with a `zip`
     # iterator on the stack), it skips the frame: the reasons, so that the report can say why a
     # line stayed untraced.
     untraced = sorted({_first_with_explanation(m) for m in counters.get("unimplemented", {})})
     torch._dynamo.reset()
     return {"ok": True, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
-            "break_sites": [dict(v, callers=sorted(v["callers"])) for v in sites.values()],
+            "break_sites": sites,
             "frames_skipped_because": untraced, "time_s": wall}
 
 
