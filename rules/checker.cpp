@@ -183,7 +183,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       if (s < 0) {
         size_t mark = sink.diagnostics().size();
         if (walked(f)) walk(f);
-        note_foreign(mark, TextRange{});
+        if (reuse.after) note_foreign(mark, TextRange{});  // `fxlint check` keeps nothing
         ++f;
         continue;
       }
