@@ -77,6 +77,11 @@ def _tv_detection(name):
         if "rcnn" in name or "retinanet" in name or "fcos" in name:
             # The transform resizes every image to min_size (800 by default): keep it small.
             kwargs.update(min_size=size, max_size=size)
+        if "retinanet" in name or "fcos" in name:
+            # With random weights every box scores near the classifier's prior (0.01), below the
+            # default threshold, and the postprocessing never reaches box decoding and NMS: keep
+            # every box, so the example runs the path a trained detector runs.
+            kwargs.update(score_thresh=0.0)
         model = M.get_model(name, **kwargs)
         return model, ([torch.rand(3, size, size)],), {}
 

@@ -167,11 +167,11 @@ def render(results_dir):
     timeouts = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("timeout")]
     crashed = [(r["name"], s) for r in all_recs for s, v in r.get("steps", {}).items() if v.get("crashed")]
     dates = sorted(r["date"] for r in all_recs if r.get("date"))
-    reruns = collections.defaultdict(list)  # step -> dates of the reruns that replaced it
+    reruns = collections.defaultdict(list)  # step -> (model, date) of the reruns that replaced it
     for r in all_recs:
         for rr in r.get("reruns", []):
             for step in rr.get("steps", []):
-                reruns[step].append(rr["date"])
+                reruns[step].append((r["name"], rr["date"]))
     versions = {}
     for pkg in ("torch", "torchvision", "timm", "transformers", "onnx", "onnxruntime", "onnxscript"):
         try:
@@ -189,7 +189,8 @@ def render(results_dir):
     w("")
     w(f"- Run: {dates[0] if dates else '?'} to {dates[-1] if dates else '?'}; "
       + ", ".join(f"{k} {v}" for k, v in versions.items()) + "; CPU, one torch thread per model"
-      + "".join(f"; the {step} step rerun on {len(ds)} models ({min(ds)} to {max(ds)})"
+      + "".join(f"; the {step} step rerun {len(ds)} times on {len({n for n, _ in ds})} models "
+                f"({min(d for _, d in ds)} to {max(d for _, d in ds)})"
                 for step, ds in sorted(reruns.items())) + ".")
     caps = sorted({_capture_module(r) for r in built})
     w(f"- fxlint: `{key.get('fxlint', '?')}` (sha256 {key.get('fxlint_sha256', '?')}), over "
@@ -200,7 +201,9 @@ def render(results_dir):
       f"eagerly; {len(timeouts)} steps timed out; {len(crashed)} steps crashed their process.")
     w("- Random weights everywhere (`weights=None`, `pretrained=False`, transformers models from small "
       "config classes); small inputs (1x3x64x64 where the model accepts it, 8 tokens). "
-      "Models in `eval()`; eager, capture and Dynamo under `torch.no_grad()`.")
+      "Models in `eval()`; eager, capture and Dynamo under `torch.no_grad()`. RetinaNet and FCOS keep "
+      "every box (`score_thresh=0`): with random weights every score is near the classifier's prior, below "
+      "the default threshold, and their postprocessing would never reach box decoding and NMS.")
     w("")
 
     # ------------------------------------------------------------------ capture vs dynamo
@@ -411,7 +414,10 @@ def render(results_dir):
         n_inner = sum(1 for x in confirmed if by_traced[x][0] == "line")
         w(f"  The `dynamo_traced` step runs `explain` again on the {traced['models']} models with such frames, "
           f"with Dynamo's frame skip at a break inside a loop turned off (`maybe_has_backedge` answers false, so "
-          f"Dynamo resumes after that break as it does outside loops). Of the {len(unseen)} lines, Dynamo then "
+          f"Dynamo resumes after that break as it does outside loops), and with the library modules' `zip` "
+          f"yielding from a list of its tuples (Dynamo cannot hand a `zip` iterator to the resume function it "
+          f"builds after a break in `for ... in zip(...)`, and skips the frame; a list iterator it can). "
+          f"Of the {len(unseen)} lines, Dynamo then "
           f"breaks at {n_inner} (same statement) and inside the function called on the line at "
           f"{len(confirmed) - n_inner} (the finding is on the call of a function that returns a data-dependent "
           f"shape; the break is in its body); {len(unseen) - len(confirmed)} stay untraced even so "
@@ -452,6 +458,15 @@ def render(results_dir):
                                              "models": set(), "modes": set()})
                 e["models"].add(r["name"])
                 e["modes"].add(step.split("_")[1])
+        # draft_export goes on past each failure: every site, not just the first.
+        for f in (r["steps"].get("export_draft") or {}).get("failures") or []:
+            if f.get("filename"):
+                x = (f["filename"], f["lineno"])
+                e = exp_sites.setdefault(x, {"reason": f"{f['kind']}: {f.get('expr') or ''}",
+                                             "models": set(), "modes": set()})
+                e["models"].add(r["name"])
+                e["modes"].add("draft")
+    drafted = sum(1 for r in exp_models if "failures" in (r["steps"].get("export_draft") or {}))
     w("### `--target export` vs `torch.export.export`")
     w("")
     n_ns = sum(1 for r in exp_models if (r["steps"].get("export_nonstrict") or {}).get("ok") is not None)
@@ -460,10 +475,13 @@ def render(results_dir):
     w(f"Non-strict export ran on {n_ns} models, strict export on {n_s}"
       + (f" (skipped on {n_skip} where Dynamo took the model in one graph without a break and non-strict "
          f"export passed: `--strict-export auto`)" if n_skip else "") + ". A failure site is the innermost "
-      "library frame of the compiler's first failure.")
+      "library frame of the compiler's first failure"
+      + (f", and of every failure `torch.export.draft_export` lists on the {drafted} models where non-strict "
+         f"export failed (draft export takes the value the real tensors give at each data-dependent "
+         f"failure, records the failure and goes on, so it traces the whole forward)" if drafted else "") + ".")
     w("")
     _static_vs_failures(w, "export", exp_models, exp_sites, by_line, by_stmt, st, lines,
-                        ["export_nonstrict", "export_strict"], dyn_site_set)
+                        ["export_nonstrict", "export_strict", "export_draft"], dyn_site_set)
     onnx_models = [r for r in built if r["name"] in lines and r["steps"].get("onnx", {}).get("ok") is not None]
     onnx_sites = {}
     for r in onnx_models:
@@ -594,18 +612,18 @@ def render(results_dir):
     exp_errs = _errors_on(by_line["export"], _executed(exp_models, lines), exp_models, lines)
     exp_failed = [r for r in exp_models if any((r["steps"].get(s) or {}).get("ok") is False
                                                and not (r["steps"].get(s) or {}).get("timeout")
-                                               for s in ("export_nonstrict", "export_strict"))]
+                                               for s in ("export_nonstrict", "export_strict", "export_draft"))]
     exp_fa = [x for x in exp_errs if st.key(*x) not in {st.key(*y) for y in exp_sites}]
     if exp_fa:
         who_e = _who_executed(exp_models, lines, set(exp_fa))
         w("torch.export stops at its first failure: \"traced\" says whether some model that ran the line "
-          "exported, or reached it before the line it failed at.")
+          "exported, ran through draft export, or reached it before the line it failed at.")
         w("")
         w("| line | finding | traced by torch.export | a Dynamo break site | models that ran it |")
         w("|---|---|---|---|---|")
         for x in sorted(exp_fa, key=lambda x: (-len(who_e.get(x, ())), x)):
             f0 = [f for f in by_line["export"][x] if f[4] == "error"]
-            reached = _reached(x, exp_models, exp_failed, lines, ["export_nonstrict", "export_strict"])
+            reached = _reached(x, exp_models, exp_failed, lines, ["export_nonstrict", "export_strict", "export_draft"])
             w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {', '.join(sorted({f[3] for f in f0}))}: "
               f"{f0[0][5][:100]} | {'yes' if reached else 'no'} | "
               f"{'yes' if st.key(*x) in dyn_site_stmt else 'no'} | {_models(sorted(who_e.get(x, ())), 4)} |")
@@ -640,7 +658,8 @@ def render(results_dir):
     w("")
     w("| step | median | max | models |")
     w("|---|---|---|---|")
-    for step in ("build", "eager", "capture", "dynamo", "export_nonstrict", "export_strict", "onnx"):
+    for step in ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict",
+                 "export_draft", "onnx"):
         ts = [r["steps"][step]["time_s"] for r in built if r["steps"].get(step, {}).get("time_s") is not None
               and r["steps"][step].get("ok") is not None]
         w(f"| {step} | {_med(ts)} s | {max(ts) if ts else 0:.2f} s | {len(ts)} |")
@@ -847,8 +866,9 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
                                        and not (r["steps"].get(s) or {}).get("timeout") for s in steps)]
     passed = [r for r in models if r not in failed and any((r["steps"].get(s) or {}).get("ok") for s in steps)
               and all((r["steps"].get(s) or {}).get("ok") is not False for s in steps)]
+    every = " and every failure draft export lists" if "export_draft" in steps else ""
     w(f"- **Recall**: of the {len(sites)} distinct failure sites in library code (the first failure of each "
-      f"model that failed, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
+      f"model that failed{every}, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
       f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
     execd = _executed(models, lines)
     errs = _errors_on(by_line[target], execd, models, lines)
@@ -859,8 +879,9 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     prec_broad = [x for x in errs if st.key(*x) in broad]
     w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target {target}` error that these "
       f"models executed, **{pct(len(prec), len(errs))}** are failure sites (same statement: "
-      f"{pct(len(prec_stmt), len(errs))}). The compiler reports only its first failure per model, so this "
-      f"undercounts; against failure sites and Dynamo break sites together: {pct(len(prec_broad), len(errs))}.")
+      f"{pct(len(prec_stmt), len(errs))})."
+      + ("" if every else " The compiler reports only its first failure per model, so this undercounts;")
+      + f" against failure sites and Dynamo break sites together: {pct(len(prec_broad), len(errs))}.")
     reached = [x for x in errs if _reached(x, models, failed, lines, steps)]
     # Rules whose pitfall does not fail a compile: it freezes a value or drops an effect.
     loud = [x for x in reached if any(f[4] == "error" and not f[3].startswith(("FX2", "FX4"))
@@ -920,6 +941,8 @@ def _reached(x, models, failed, lines, steps):
             continue
         if r["name"] not in failed_names:
             return True
+        if any("failures" in (r["steps"].get(s) or {}) for s in steps):
+            return True  # a draft export that finished traced the whole forward
         first = FIRST.get(r["name"])
         fails = [(v["site"]["filename"], v["site"]["lineno"]) for s in steps
                  for v in [r["steps"].get(s) or {}] if v.get("ok") is False and v.get("site")]

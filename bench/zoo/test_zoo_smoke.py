@@ -64,7 +64,10 @@ def test_every_model_has_one_complete_record(run):
         assert rec["status"] == "ok", (name, rec["status"], rec["steps"])
         assert rec["steps"]["build"]["ok"] and rec["params"] > 0 and rec["inputs"]
         wanted = ["eager", "capture", "dynamo"] + (["export_nonstrict", "export_strict", "onnx"] if name in FULL else [])
-        assert sorted(rec["steps"]) == sorted(["build", "dynamo_traced"] + wanted), name
+        drafted = ["export_draft"] if name in FULL else []
+        assert sorted(rec["steps"]) == sorted(["build", "dynamo_traced"] + drafted + wanted), name
+        if drafted:  # draft export lists the failures of a failed export; these exported
+            assert rec["steps"]["export_draft"]["ok"] is None, (name, rec["steps"]["export_draft"])
         # the traced Dynamo run is only needed where Dynamo skipped a frame at a break in a loop
         traced = rec["steps"]["dynamo_traced"]
         assert traced["ok"] if rec["steps"]["dynamo"]["loop_breaks"] else traced["ok"] is None, (name, traced)
@@ -321,3 +324,99 @@ def test_report_confirms_a_skipped_frame_line_by_the_traced_run(tmp_path):
     assert report._traced_verdict((f, 4), traced, st, ["other"]) == ("untraced", "")
     # the plain run's callers: explain's, and the frames above a break inside a loop
     assert report._dyn_callers(recs[0]) == {(f, 9), (f, 2)}
+
+
+_ZIPPY = '''
+import torch
+
+
+class Zippy(torch.nn.Module):
+    def forward(self, xs, ys):
+        out = []
+        for a, b in zip(xs, ys):
+            keep = torch.where(a > 0)[0]
+            out.append(b[keep] * 2)
+        return out
+
+
+class Branchy(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            x = x * 2
+        n = x.numel()
+        return x + n
+'''
+
+
+def _load(tmp_path, name, text):
+    import importlib.util
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sys.modules[name] = mod  # the traced step patches `zip` in the library modules it finds there
+    return path, mod
+
+
+def test_traced_step_goes_on_past_a_break_with_a_zip_on_the_stack(tmp_path):
+    import torch
+
+    import worker
+
+    path, mod = _load(tmp_path, "zippy", _ZIPPY)
+    try:
+        prefixes = (str(tmp_path) + "/",)
+        line = next(i + 1 for i, t in enumerate(_ZIPPY.splitlines()) if "torch.where" in t)
+        xs = [torch.randn(5) for _ in range(3)]
+        ys = [torch.randn(5) for _ in range(3)]
+        res = worker._step_dynamo_traced(mod.Zippy(), (xs, ys), {}, prefixes, 120)
+        assert res["ok"], res
+        # every iteration is traced, so each one's break is listed (a zip iterator on the stack
+        # would have made Dynamo skip the frame after the first)
+        (site,) = [s for s in res["break_sites"] if s["filename"] == str(path)]
+        assert site["lineno"] == line and site["count"] == 3, res
+        assert not any("zip" in why for why in res["frames_skipped_because"]), res
+        assert "zip" not in vars(mod)  # restored
+        # the same tuples as the builtin's
+        with worker._ListedZip(prefixes):
+            assert list(mod.zip([1, 2], "ab")) == [(1, "a"), (2, "b")]
+        assert "zip" not in vars(mod)
+    finally:
+        del sys.modules["zippy"]
+
+
+def test_draft_export_step_lists_every_failure(tmp_path):
+    import torch
+
+    import worker
+
+    path, mod = _load(tmp_path, "branchy", _ZIPPY)
+    try:
+        line = next(i + 1 for i, t in enumerate(_ZIPPY.splitlines()) if "if x.sum() > 0" in t)
+        res = worker._step_export_draft(mod.Branchy(), (torch.randn(4),), {}, (str(tmp_path) + "/",), 120)
+        assert res["ok"] is False and "raised_at" not in res, res
+        (f,) = res["failures"]
+        assert (f["filename"], f["lineno"], f["kind"]) == (str(path), line, "DATA_DEPENDENT_ERROR"), f
+        assert f["line"] == "if x.sum() > 0:"
+    finally:
+        del sys.modules["branchy"]
+
+
+def test_report_reads_every_line_of_a_finished_draft_export_as_traced():
+    import report
+
+    lines = {"m": {"f.py": {10, 20, 30}}}
+    failing = [{"name": "m", "steps": {
+        "export_nonstrict": {"ok": False, "site": {"filename": "f.py", "lineno": 20}},
+        "export_draft": {"ok": False, "failures": [{"filename": "f.py", "lineno": 20}]}}}]
+    report.FIRST["m"] = {("f.py", 10): 1, ("f.py", 20): 2, ("f.py", 30): 3}
+    try:
+        assert not report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict"])
+        assert report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict", "export_draft"])
+        # a draft export that raised traced only up to where it raised
+        failing[0]["steps"]["export_draft"] = {"ok": False, "raised_at": {"filename": "f.py", "lineno": 10}}
+        assert not report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict", "export_draft"])
+    finally:
+        del report.FIRST["m"]

@@ -4,7 +4,8 @@ Steps, in order (each under its own alarm, so a hang in one step ends that step 
 build (with the input-size ladder), eager (executed library lines, eager time), capture
 (fxlint_capture, dynamo mode), dynamo (torch._dynamo.explain), dynamo_traced (explain again with
 Dynamo's frame skip at a break inside a loop turned off, where the dynamo step skipped frames), export_nonstrict,
-export_strict (torch.export.export), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
+export_strict (torch.export.export), export_draft (torch.export.draft_export, every failure
+where export_nonstrict failed), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
 eager). After each step the record so far is written to ``partial``, so the harness keeps
 what finished when it has to kill the child.
 """
@@ -17,7 +18,8 @@ import sys
 import time
 import traceback
 
-STEPS = ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "onnx")
+STEPS = ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "export_draft",
+         "onnx")
 
 
 class StepTimeout(BaseException):
@@ -340,6 +342,16 @@ def run_model(spec, opts, partial_path, lines_path):
             eps[step] = ep
         save()
 
+    if "export_draft" in wanted:
+        ns = rec["steps"].get("export_nonstrict")
+        if ns is not None and ns.get("ok"):
+            # Draft export lists the failures export would have had; where export passed there are none.
+            rec["steps"]["export_draft"] = {"ok": None, "skipped": "non-strict export ok"}
+        else:
+            begin("export_draft")
+            rec["steps"]["export_draft"] = _step_export_draft(model, args, kwargs, prefixes, step_timeout)
+        save()
+
     if "onnx" in wanted:
         begin("onnx")
         rec["steps"]["onnx"] = _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, step_timeout)
@@ -590,6 +602,40 @@ class _TracedLoops:
         return False
 
 
+class _ListedZip:
+    """Makes the library modules' ``zip`` yield from a list of its tuples while it is active.
+
+    A break inside ``for a, b in zip(...)`` leaves the zip iterator on the stack, and Dynamo
+    cannot pass a zip object to the resume function it builds ("'zip' implements '__next__' in C
+    and Dynamo has no model for it"), so it skips that frame even with the loop skip off. A list
+    iterator it can pass: the frame is then traced, and what Dynamo does at each line of it is
+    listed. The tuples are the same; only their making is eager instead of lazy, which the zoo's
+    models (zips of per-level tensor lists) cannot tell apart.
+    """
+
+    def __init__(self, prefixes):
+        self.prefixes = prefixes
+        self.patched = []
+
+    def __enter__(self):
+        import builtins
+
+        def listed_zip(*iterables, **kw):
+            return iter(list(builtins.zip(*iterables, **kw)))
+
+        for mod in list(sys.modules.values()):
+            f = getattr(mod, "__file__", None)
+            if f and is_lib(f, self.prefixes) and "zip" not in vars(mod):
+                mod.zip = listed_zip
+                self.patched.append(mod)
+        return self
+
+    def __exit__(self, *exc):
+        for mod in self.patched:
+            vars(mod).pop("zip", None)
+        return False
+
+
 def _step_dynamo_traced(model, args, kwargs, prefixes, timeout):
     """``torch._dynamo.explain`` with no frame skipped at a break in a loop: every break, with
     the library frames of its user stack (so a break inside a called function also names the
@@ -605,7 +651,7 @@ def _step_dynamo_traced(model, args, kwargs, prefixes, timeout):
     try:
         # A resume function inside a loop is entered again on every iteration with new
         # constants; a higher recompile limit lets Dynamo trace each instead of giving up.
-        with _Alarm(timeout), torch.no_grad(), _TracedLoops() as tl, \
+        with _Alarm(timeout), torch.no_grad(), _TracedLoops() as tl, _ListedZip(prefixes), \
                 torch._dynamo.config.patch(recompile_limit=1024, accumulated_recompile_limit=4096):
             if tl.orig is None:
                 return {"ok": None, "skipped": "this torch has no maybe_has_backedge"}
@@ -664,6 +710,57 @@ def _step_export(model, args, kwargs, strict, prefixes, timeout):
         import torch._dynamo
 
         torch._dynamo.reset()
+
+
+def _step_export_draft(model, args, kwargs, prefixes, timeout):
+    """``torch.export.draft_export``: non-strict export that goes on past each data-dependent
+    failure (it takes the value the real tensors give and records the failure), so it lists every
+    failure site of the model, where ``torch.export.export`` stops at the first."""
+    import torch
+
+    if not hasattr(torch.export, "draft_export"):
+        return {"ok": None, "skipped": "this torch has no torch.export.draft_export"}
+    t0 = time.perf_counter()
+    try:
+        with _Alarm(timeout):
+            ep = torch.export.draft_export(model, tuple(args), dict(kwargs) or None)
+    except StepTimeout:
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True,
+                "time_s": time.perf_counter() - t0}
+    except Exception as e:  # noqa: BLE001
+        # Draft export itself gave up (an internal assertion, a kernel it cannot fake): the
+        # model's failures are then those export_nonstrict found, and where this one stopped is
+        # not a failure site of the model.
+        res = failure(e, prefixes)
+        res["raised_at"] = res.pop("site")
+        res["time_s"] = time.perf_counter() - t0
+        return res
+    finally:
+        import torch._dynamo
+
+        torch._dynamo.reset()
+    wall = time.perf_counter() - t0
+    report = getattr(ep, "_report", None)
+    names = getattr(report, "str_to_filename", {}) or {}
+    sites = {}
+    for f in getattr(report, "failures", []) or []:
+        data = f.data if isinstance(f.data, dict) else {}
+        stack = [(names.get(fr.get("filename"), fr.get("filename")), fr.get("line"), fr.get("name"))
+                 for fr in data.get("user_stack") or [] if isinstance(fr, dict)]
+        lib = [fr for fr in stack if isinstance(fr[0], str) and is_lib(fr[0], prefixes)]
+        kind = str(f.failure_type)
+        if not lib:
+            key = (kind, None, None)
+        else:
+            key = (kind, lib[-1][0], lib[-1][1])
+        s = sites.setdefault(key, {"kind": kind, "filename": key[1], "lineno": key[2],
+                                   "line": _source_line(key[1], key[2]) if key[1] else None,
+                                   "expr": str(data.get("expr") or data.get("op") or "")[:200],
+                                   "callers": set(), "count": 0})
+        s["count"] += 1
+        s["callers"].update(f"{fn}:{n}" for fn, n, _ in lib[:-1])
+    return {"ok": not sites, "time_s": wall,
+            "failures": [dict(v, callers=sorted(v["callers"])) for v in sites.values()]}
 
 
 def _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, timeout):

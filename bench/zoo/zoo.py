@@ -324,7 +324,8 @@ def main(argv=None):
             s.add_argument("--fresh", action="store_true", help="start a new results file instead of resuming")
             s.add_argument("--retry", help="also rerun models whose status is one of these (timeout,crashed,...)")
             s.add_argument("--steps", help="comma-separated subset of: " + ",".join(
-                ("eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "onnx")))
+                ("eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "export_draft",
+                 "onnx")))
             s.add_argument("--rerun", action="store_true",
                            help="redo --steps for the selected models already in the results (at their recorded "
                                 "input size) and replace just those steps in their records")
