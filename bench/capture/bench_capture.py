@@ -40,10 +40,12 @@ class Encoder(torch.nn.Module):
         return x
 
 
-def models():
+def models(image_sizes):
+    images = {f"{name} ({size}x{size})": (build(), torch.randn(1, 3, size, size), None)
+              for size in image_sizes
+              for name, build in (("resnet18", torchvision.models.resnet18), ("resnet50", torchvision.models.resnet50))}
     return {
-        "resnet18": (torchvision.models.resnet18(), torch.randn(1, 3, 64, 64), None),
-        "resnet50": (torchvision.models.resnet50(), torch.randn(1, 3, 64, 64), None),
+        **images,
         # symbolic_trace rejects this one: its forward branches on tensor properties.
         "transformer_encoder_layer": (torch.nn.TransformerEncoderLayer(256, 8, dim_feedforward=512),
                                       torch.randn(16, 4, 256), {"src_mask": None, "src_key_padding_mask": None}),
@@ -130,13 +132,14 @@ def fmt(value, width, digits=4):
     return f"{'n/a':>{width}}" if value is None else f"{value:{width}.{digits}f}"
 
 
-def bench(repeat):
+def bench(repeat, image_sizes):
     rows = []
-    for name, (model, x, concrete) in models().items():
+    for name, (model, x, concrete) in models(image_sizes).items():
         model.eval()
 
-        def capture():
-            fxlint_capture.explain(model, replay=False)(x)
+        def capture():  # under no_grad, as the eager run it is compared with
+            with torch.no_grad():
+                fxlint_capture.explain(model, replay=False)(x)
 
         def run_eager():
             with torch.no_grad():
@@ -153,6 +156,7 @@ def bench(repeat):
             "jit_trace_s": median_time(lambda: torch.jit.trace(model, (x,), check_trace=False), repeat),
         }
         row["capture_overhead_s"] = paired_overhead(capture, run_eager, repeat)
+        row["capture_vs_eager"] = ratio(row["capture_s"], eager)
         row["capture_vs_symbolic_trace"] = ratio(row["capture_s"], row["symbolic_trace_s"])
         row["capture_vs_jit_trace"] = ratio(row["capture_s"], row["jit_trace_s"])
         row["overhead_vs_symbolic_trace"] = ratio(row["capture_overhead_s"], row["symbolic_trace_s"])
@@ -167,11 +171,13 @@ def main():
     parser.add_argument("--loops", default="1000,2000,4000,10000",
                         help="iteration counts of the loop rows (comma-separated; empty: none)")
     parser.add_argument("--loops-only", action="store_true", help="run the loop rows only")
+    parser.add_argument("--image-sizes", default="64,224",
+                        help="input sizes of the ResNet rows (comma-separated; 1x3xNxN)")
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)  # steadier figures on a small machine
     sizes = [int(n) for n in args.loops.split(",") if n.strip()]
-    rows = [] if args.loops_only else bench(args.repeat)
+    rows = [] if args.loops_only else bench(args.repeat, [int(n) for n in args.image_sizes.split(",") if n.strip()])
     loops = bench_loops(sizes)
     if args.json:
         print(json.dumps({"models": rows, "loops": loops}, indent=2))
@@ -183,10 +189,11 @@ def main():
                   f"{fmt(r['capture_with_replay_s'], 8, 3)} {fmt(r['capture_us_per_iteration'], 8, 1)}")
     if not rows:
         return
-    print(f"{'model':28} {'eager':>8} {'capture':>8} {'overhead':>9} {'fx.trace':>9} {'jit.trace':>9} "
+    print(f"{'model':28} {'eager':>8} {'capture':>8} {'cap/eager':>9} {'overhead':>9} {'fx.trace':>9} {'jit.trace':>9} "
           f"{'cap/fx':>7} {'cap/jit':>7} {'ovh/fx':>7}")
     for r in rows:
-        print(f"{r['model']:28} {fmt(r['eager_s'], 8)} {fmt(r['capture_s'], 8)} {fmt(r['capture_overhead_s'], 9)} "
+        print(f"{r['model']:28} {fmt(r['eager_s'], 8)} {fmt(r['capture_s'], 8)} {fmt(r['capture_vs_eager'], 9, 2)} "
+              f"{fmt(r['capture_overhead_s'], 9)} "
               f"{fmt(r['symbolic_trace_s'], 9)} {fmt(r['jit_trace_s'], 9)} {fmt(r['capture_vs_symbolic_trace'], 7, 2)} "
               f"{fmt(r['capture_vs_jit_trace'], 7, 2)} {fmt(r['overhead_vs_symbolic_trace'], 7, 2)}")
 

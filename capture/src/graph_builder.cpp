@@ -27,6 +27,32 @@ GraphBuilder::GraphBuilder() {
     for (auto kw : py::module_::import("keyword").attr("kwlist")) illegal_names_.insert(py::str(kw));
   }
   for (auto name : illegal) illegal_names_.insert(py::str(name));
+  on_dead_ = py::cpp_function([this](py::handle weakref) { forget(weakref.ptr()); });
+}
+
+GraphBuilder::~GraphBuilder() {
+  // No callback may reach a builder being destroyed: drop the weak references first.
+  for (auto& entry : origins_) entry.second.watch = py::object();
+}
+
+void GraphBuilder::set_origin(py::handle tensor, Origin o) {
+  PyObject* ref = PyWeakref_NewRef(tensor.ptr(), on_dead_.ptr());
+  if (ref) {
+    o.watch = py::reinterpret_steal<py::object>(ref);
+    watched_[ref] = tensor.ptr();
+  } else {
+    PyErr_Clear();
+    o.watch = py::reinterpret_borrow<py::object>(tensor);
+  }
+  origins_[tensor.ptr()] = std::move(o);
+}
+
+void GraphBuilder::forget(PyObject* weakref) {
+  auto w = watched_.find(weakref);
+  if (w == watched_.end()) return;
+  auto it = origins_.find(w->second);
+  watched_.erase(w);
+  if (it != origins_.end() && it->second.watch.ptr() == weakref) origins_.erase(it);
 }
 
 bool GraphBuilder::is_tensor(py::handle value) const {
@@ -185,8 +211,7 @@ void GraphBuilder::add_input(const std::string& name, py::handle tensor) {
   placeholder(g, name, tensor);
   Origin o;
   o.kind = Origin::External;
-  o.tensor = py::reinterpret_borrow<py::object>(tensor);
-  origins_[tensor.ptr()] = o;
+  set_origin(tensor, std::move(o));
 }
 
 std::string GraphBuilder::attr_name_for(py::handle obj, const char* prefix) {
@@ -271,8 +296,7 @@ void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
     o.kind = Origin::Node;
     o.graph = gi;
     o.node = py::reinterpret_borrow<py::object>(node);
-    o.tensor = py::reinterpret_borrow<py::object>(result);
-    origins_[result.ptr()] = o;
+    set_origin(result, std::move(o));
     return;
   }
   auto lazy_item = [&](py::handle key, py::handle item) {
@@ -282,8 +306,7 @@ void GraphBuilder::register_result(int gi, py::handle result, py::handle node) {
       o.graph = gi;
       o.parent_node = py::reinterpret_borrow<py::object>(node);
       o.key = py::reinterpret_borrow<py::object>(key);
-      o.tensor = py::reinterpret_borrow<py::object>(item);
-      origins_[item.ptr()] = o;
+      set_origin(item, std::move(o));
     } else if (contains_tensor(item)) {
       py::object sub = create_node(graphs_[gi], "call_function", getitem_, py::make_tuple(node, key), py::dict(),
                                    "getitem");
@@ -333,8 +356,7 @@ void GraphBuilder::mark_external(py::handle value) {
   if (is_tensor(value)) {
     Origin o;
     o.kind = Origin::External;
-    o.tensor = py::reinterpret_borrow<py::object>(value);
-    origins_[value.ptr()] = o;
+    set_origin(value, std::move(o));
     return;
   }
   if (PyTuple_Check(value.ptr()) || PyList_Check(value.ptr())) {

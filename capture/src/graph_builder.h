@@ -17,6 +17,9 @@ namespace py = pybind11;
 class GraphBuilder {
  public:
   GraphBuilder();
+  ~GraphBuilder();
+  GraphBuilder(const GraphBuilder&) = delete;
+  GraphBuilder& operator=(const GraphBuilder&) = delete;
 
   bool is_tensor(py::handle value) const;
   // True when value is a tensor or a tuple/list/dict/slice holding one.
@@ -66,7 +69,11 @@ class GraphBuilder {
     py::object node;         // Node: the producing node
     py::object parent_node;  // Lazy: a container node, element `key`
     py::object key;
-    py::object tensor;       // keeps the tensor alive so its address stays unique
+    // A weak reference whose callback forgets this origin when the tensor dies,
+    // before its address can be reused (a strong one where the type has none).
+    // The capture must not keep the model's intermediate tensors alive: at real
+    // input sizes that costs more than the interpretation.
+    py::object watch;
   };
   struct GraphRec {
     py::object graph;
@@ -85,6 +92,8 @@ class GraphBuilder {
     std::unordered_map<std::string, int> name_counts;
   };
 
+  void set_origin(py::handle tensor, Origin o);
+  void forget(PyObject* weakref);
   GraphRec& current();
   std::string unique_name(GraphRec& g, const std::string& base);
   std::string base_name(const char* op, py::handle target) const;
@@ -104,6 +113,8 @@ class GraphBuilder {
   std::vector<GraphRec> graphs_;
   int current_ = -1;
   std::unordered_map<PyObject*, Origin> origins_;
+  std::unordered_map<PyObject*, PyObject*> watched_;  // weak reference -> the tensor it watches
+  py::object on_dead_;                                 // their shared callback
   std::unordered_map<PyObject*, std::string> root_names_;  // params, buffers, modules
   py::dict attr_table_;
   std::vector<py::object> keep_alive_;
