@@ -20,6 +20,9 @@ GraphBuilder::GraphBuilder() {
   py::module_ outputs = py::module_::import("fxlint_capture.outputs");
   flatten_ = outputs.attr("flatten");
   is_plain_ = outputs.attr("is_plain");
+  py::module_ split = py::module_::import("fxlint_capture.split");
+  split_ = split.attr("split");
+  remove_ = split.attr("remove");
   py::object fx_graph_module = py::module_::import("torch.fx.graph");
   py::object illegal = py::getattr(fx_graph_module, "_illegal_names", py::none());
   if (illegal.is_none()) {
@@ -36,6 +39,7 @@ GraphBuilder::~GraphBuilder() {
 }
 
 void GraphBuilder::set_origin(py::handle tensor, Origin o) {
+  o.version = tensor.attr("_version");
   PyObject* ref = PyWeakref_NewRef(tensor.ptr(), on_dead_.ptr());
   if (ref) {
     o.watch = py::reinterpret_steal<py::object>(ref);
@@ -179,6 +183,7 @@ std::string GraphBuilder::unique_name(GraphRec& g, const std::string& base) {
 
 py::object GraphBuilder::create_node(GraphRec& g, const char* op, py::handle target, py::handle args,
                                      py::handle kwargs, const std::string& base) {
+  g.created++;
   return g.graph.attr("create_node")(op, target, args, kwargs, unique_name(g, base));
 }
 
@@ -202,6 +207,9 @@ py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::h
   g.placeholders[tensor.ptr()] = node;
   // The value as the graph took it: later in-place changes do not reach the replay.
   g.input_tensors.push_back(snapshot_(tensor));
+  g.placeholder_nodes.push_back(node);
+  g.placeholder_tensors.push_back(py::reinterpret_borrow<py::object>(tensor));
+  g.placeholder_versions.push_back(tensor.attr("_version"));
   return node;
 }
 
@@ -383,6 +391,124 @@ void GraphBuilder::escape(py::handle value) {
   }
 }
 
+
+bool GraphBuilder::split(int gi, const std::vector<int>& cuts, const std::vector<bool>& keep) {
+  if (gi < 0 || gi != static_cast<int>(graphs_.size()) - 1 || gi == current_ || cuts.empty() ||
+      keep.size() != cuts.size() + 1)
+    return false;
+  py::list py_cuts, py_keep;
+  for (int c : cuts) py_cuts.append(c);
+  for (bool k : keep) py_keep.append(k);
+  py::object plan = split_(graphs_[gi].graph, py_cuts, py_keep);
+  if (plan.is_none()) return false;
+
+  // The tensor each node of graph gi stands for, where it is alive and unchanged
+  // since: the value a new graph's placeholder takes.
+  auto same_version = [](py::handle tensor, py::handle version) {
+    return PyObject_RichCompareBool(tensor.attr("_version").ptr(), version.ptr(), Py_EQ) == 1;
+  };
+  std::unordered_map<PyObject*, py::object> value_of;
+  for (auto& [ptr, o] : origins_) {
+    if (o.graph != gi || o.kind != Origin::Node) continue;
+    py::object t = PyWeakref_CheckRef(o.watch.ptr())
+                       ? py::reinterpret_borrow<py::object>(PyWeakref_GetObject(o.watch.ptr()))
+                       : o.watch;
+    if (!t.is_none() && same_version(t, o.version)) value_of[o.node.ptr()] = t;
+  }
+  GraphRec& g = graphs_[gi];
+  for (size_t k = 0; k < g.placeholder_nodes.size(); ++k)
+    if (same_version(g.placeholder_tensors[k], g.placeholder_versions[k]))
+      value_of[g.placeholder_nodes[k].ptr()] = g.placeholder_tensors[k];
+  py::list parts = plan["graphs"];
+  for (auto part : parts) {
+    if (part.is_none()) continue;
+    py::list inputs = part["inputs"];
+    for (auto input : inputs)
+      if (!value_of.count(input.ptr())) return false;
+  }
+
+  // Where each moved node went: its graph (-1: run eagerly) and new node.
+  std::unordered_map<PyObject*, std::pair<int, py::object>> moved;
+  py::list moved_nodes = plan["moved"];
+  for (auto node : moved_nodes) moved[node.ptr()] = {-1, py::object()};
+  std::vector<GraphRec> made;
+  int next = gi + 1;
+  for (auto part : parts) {
+    if (part.is_none()) continue;
+    GraphRec r;
+    r.graph = part["graph"];
+    r.state = g.state;
+    r.call_nodes = part["call_nodes"].cast<int>();
+    for (auto kv : py::reinterpret_borrow<py::dict>(part["mapping"])) {
+      moved[kv.first.ptr()] = {next, py::reinterpret_borrow<py::object>(kv.second)};
+    }
+    py::list names = part["names"];
+    for (auto name : names) r.used_names.insert(py::str(name));
+    r.created = part["created"].cast<int>();
+    if (!part["first"].is_none()) r.first_non_placeholder = part["first"];
+    for (auto kv : py::reinterpret_borrow<py::dict>(part["get_attrs"]))
+      r.attrs[py::str(kv.first)] = py::reinterpret_borrow<py::object>(kv.second);
+    py::list inputs = part["inputs"];
+    py::list new_placeholders = part["placeholders"];
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      py::object t = value_of[inputs[k].ptr()];
+      py::object ph = new_placeholders[k];
+      r.placeholders[t.ptr()] = ph;
+      r.input_tensors.push_back(snapshot_(t));
+      r.placeholder_nodes.push_back(ph);
+      r.placeholder_tensors.push_back(t);
+      r.placeholder_versions.push_back(t.attr("_version"));
+    }
+    for (auto entry : g.attr_versions)
+      if (r.attrs.count(py::str(py::reinterpret_borrow<py::tuple>(entry)[0]))) r.attr_versions.append(entry);
+    made.push_back(std::move(r));
+    next++;
+  }
+
+  // Commit: the moved nodes leave graph gi, the new graphs follow it.
+  remove_(g.graph, moved_nodes);
+  g.call_nodes = plan["call_nodes"].cast<int>();
+  std::vector<py::object> escaping = std::move(g.escaping), versions = std::move(g.escape_versions);
+  g.escaping.clear();
+  g.escape_versions.clear();
+  for (auto& r : made) graphs_.push_back(std::move(r));
+  for (auto& [ptr, o] : origins_) {
+    if (o.graph != gi) continue;
+    PyObject* node = (o.kind == Origin::Lazy ? o.parent_node : o.node).ptr();
+    auto m = moved.find(node);
+    if (m == moved.end()) continue;
+    if (m->second.first < 0) {
+      o.kind = Origin::External;
+      o.graph = -1;
+      o.node = py::object();
+      o.parent_node = py::object();
+    } else {
+      o.graph = m->second.first;
+      (o.kind == Origin::Lazy ? o.parent_node : o.node) = m->second.second;
+    }
+  }
+  // What the new graphs read from earlier ones, those graphs return; so do the
+  // values graph gi returned, from the graph that now makes them.
+  for (int k = gi + 1; k < static_cast<int>(graphs_.size()); ++k) {
+    for (auto& t : graphs_[k].placeholder_tensors) {
+      auto it = origins_.find(t.ptr());
+      if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph >= 0 &&
+          it->second.graph < k) {
+        node_in(it->second.graph, t);
+        add_escaping(it->second.graph, t);
+      }
+    }
+  }
+  for (size_t k = 0; k < escaping.size(); ++k) {
+    auto it = origins_.find(escaping[k].ptr());
+    int to = (it != origins_.end() && it->second.kind != Origin::External) ? it->second.graph : -1;
+    if (to < 0) continue;
+    graphs_[to].escaping.push_back(escaping[k]);
+    graphs_[to].escape_versions.push_back(versions[k]);
+  }
+  current_ = -1;
+  return true;
+}
 
 py::dict GraphBuilder::finish(py::handle return_value, int returning_from) {
   // A value torch.fx cannot write as generated code (a NamedTuple, a dataclass, an

@@ -54,6 +54,15 @@ class GraphBuilder {
   // the tensors they made become external.
   void discard_from(int first);
   int current_graph_index() const { return current_; }
+  // Nodes recorded so far into the open graph (0 when none is open): where a
+  // frame entered now would begin, should a break later cut the graph there.
+  int position() const { return current_ >= 0 ? graphs_[current_].created : 0; }
+  // Cuts graph `gi`, the last one, at `cuts` (positions, ascending) into the
+  // graphs Dynamo compiles for a break inside inlined calls: the part before
+  // the first cut stays, the part after cut i becomes a graph of its own when
+  // keep[i + 1], else runs eagerly. False, and nothing changed, when it cannot
+  // be cut safely (an input not alive or changed in place since, a random draw).
+  bool split(int gi, const std::vector<int>& cuts, const std::vector<bool>& keep);
   int graph_slots() const { return static_cast<int>(graphs_.size()); }
 
   // Sets every graph's outputs and returns them, with the attribute table
@@ -74,6 +83,7 @@ class GraphBuilder {
     // The capture must not keep the model's intermediate tensors alive: at real
     // input sizes that costs more than the interpretation.
     py::object watch;
+    py::object version;  // the tensor's _version when this origin was set
   };
   struct GraphRec {
     py::object graph;
@@ -82,6 +92,10 @@ class GraphBuilder {
     std::vector<py::object> escaping;                        // tensors used by later graphs
     std::vector<py::object> escape_versions;                 // each one's _version when it escaped
     std::vector<py::object> input_tensors;                   // placeholders' values when the graph took them
+    // Each placeholder's node, tensor (kept alive: its address must stay its
+    // own) and _version then, in the order of input_tensors.
+    std::vector<py::object> placeholder_nodes, placeholder_tensors, placeholder_versions;
+    int created = 0;  // non-placeholder nodes created, in order
     py::list attr_versions;                                  // (name, tensor, _version) of get_attr tensors
     py::object state;                                        // grad mode and RNG states when it opened
     py::object first_non_placeholder;
@@ -109,6 +123,7 @@ class GraphBuilder {
 
   py::object fx_graph_cls_, getitem_, tensor_cls_, module_cls_;
   py::object graph_state_, snapshot_, flatten_, is_plain_;  // fxlint_capture.replay / .outputs
+  py::object split_, remove_;                                // fxlint_capture.split
   std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
   std::vector<GraphRec> graphs_;
   int current_ = -1;

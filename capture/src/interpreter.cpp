@@ -6,6 +6,8 @@
 
 #include <Python.h>
 
+#include <algorithm>
+
 #include "frame_stack.h"
 #include "py_errors.h"
 
@@ -195,6 +197,8 @@ void Interpreter::enter_frame_mode(Frame& f) {
   } else if (caller.mode == FrameMode::Traced) {
     f.mode = FrameMode::Traced;
     f.args = argument_values(f);
+    f.mark_graph = graphs_.current_graph_index();
+    f.mark_position = graphs_.position();
   } else {
     f.mode = FrameMode::CachedInlined;
   }
@@ -207,13 +211,31 @@ void Interpreter::split_units_at_break(bool resumable) {
   while (root > 0 && !frames_[root]->unit_root) --root;
   bool kept = false;
   int unit_graph = frames_[root]->unit_graph;
+  std::vector<char> loops(frames_.size(), 0);
+  for (int j = root; j <= top; ++j)
+    loops[j] = has_backedge(*frames_[j]->code, frames_[j]->current) || (j == top && !resumable);
+  // Dynamo compiles one graph per frame here (below): cut the unit's graph where
+  // each inner frame was entered.
+  if (!loops[root] && graphs_.graph_slots() == unit_graph + 1) {
+    std::vector<int> cuts;
+    std::vector<bool> keep{true};
+    bool known = true;
+    for (int j = root + 1; j <= top; ++j) {
+      const Frame& fj = *frames_[j];
+      if (fj.generator) continue;
+      if (fj.mark_graph != unit_graph && !(fj.mark_graph == -1 && fj.mark_position == 0)) known = false;
+      cuts.push_back(fj.mark_graph == unit_graph ? fj.mark_position : 0);
+      keep.push_back(!loops[j]);
+    }
+    if (known && !cuts.empty() && std::is_sorted(cuts.begin(), cuts.end())) graphs_.split(unit_graph, cuts, keep);
+  }
   for (int j = root; j <= top; ++j) {
     Frame& fj = *frames_[j];
     if (fj.generator) continue;
     // Dynamo breaks the unit at its own frame's instruction; each inner frame is
     // then entered from eager code and compiled as a unit of its own, which
     // breaks at the same place.
-    bool loop = has_backedge(*fj.code, fj.current) || (j == top && !resumable);
+    bool loop = loops[j];
     int start = j == root ? fj.unit_start : 0;
     if (loop) {
       units_.skip(*fj.code, start);

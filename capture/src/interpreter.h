@@ -60,6 +60,10 @@ struct Frame {
   int unit_start = 0;           // the instruction it started at
   CompileUnits::Entry* entry = nullptr;  // the unit started in this frame, while it is traced
   std::vector<py::object> args;          // the arguments it was entered with (guards of its own unit)
+  // Inlined into a traced unit: the graph open when it was entered (-1: none
+  // yet) and the position in it, where Dynamo's graph of this frame would begin.
+  int mark_graph = -2;
+  int mark_position = 0;
 };
 
 struct CaptureOptions {

@@ -31,6 +31,16 @@ const std::set<std::string>& mutating_methods() {
   return s;
 }
 
+// torch's usage logging (torch._C._log_api_usage_once, which torchvision's ops
+// call first): Dynamo keeps the call in the graph as a node, so a unit that
+// logs and then breaks compiles a graph of its own, one node long.
+bool is_usage_logging(py::handle callable, py::handle result) {
+  if (!result.is_none() || !PyCFunction_Check(callable.ptr())) return false;
+  py::object module = py::getattr(callable, "__module__", py::none());
+  if (!PyUnicode_Check(module.ptr()) || std::string(py::str(module)) != "torch._C") return false;
+  return std::string(py::str(callable.attr("__name__"))).rfind("_log_api_usage", 0) == 0;
+}
+
 }  // namespace
 
 py::object Interpreter::call_eagerly(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) {
@@ -214,7 +224,9 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
       r.graph_index = graphs_.current_graph_index();
       records_.breaks.push_back(std::move(r));
       graphs_.close_graph();
+      int slots = graphs_.graph_slots();
       split_units_at_break();
+      if (graphs_.graph_slots() > slots) records_.breaks.back().graph_index = graphs_.graph_slots() - 1;
     }
     return run_natively(fn, args, kwargs);
   }
@@ -429,7 +441,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
     }
     case CallKind::TorchFunction: {
       py::object r = call_eagerly(callable, args, kwargs);
-      if (graphs_.contains_tensor(r))
+      if (graphs_.contains_tensor(r) || is_usage_logging(callable, r))
         graphs_.record("call_function", callable, to_tuple(args), kwargs ? kwargs : py::dict(), r);
       if (PyMethod_Check(c) && policy_.is_grad_mode_object(PyMethod_GET_SELF(c)) &&
           std::string(py::str(callable.attr("__name__"))) == "__exit__")

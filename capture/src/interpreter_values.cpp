@@ -87,7 +87,10 @@ void Interpreter::graph_break(const BreakInfo& info) {
   r.graph_index = graphs_.current_graph_index();
   records_.breaks.push_back(std::move(r));
   graphs_.close_graph();
+  int slots = graphs_.graph_slots();
   split_units_at_break(info.resumable);
+  // Cut into one graph per frame: the break closes the innermost one.
+  if (graphs_.graph_slots() > slots) records_.breaks.back().graph_index = graphs_.graph_slots() - 1;
 }
 
 void Interpreter::side_effect(const std::string& kind, const std::string& target, py::handle value,

@@ -76,8 +76,6 @@ def test_case(c):
 DYNAMO_DIFFERS = {
     "unsupported_opcode_in_helper": "Dynamo traces `match`; the capture runs the helper eagerly (a limit)",
     "tensor_slice_bound": "Dynamo compiles the prefix and runs the rest after the slice eagerly",
-    "nms": "Dynamo inlines torchvision.ops.nms and breaks inside it, so the caller's prefix and the "
-           "callee's part are two graphs; the capture keeps a break's outer prefix in one graph",
     "numpy_call": "Dynamo traces NumPy calls on tensors through torch._numpy",
     "random_call": "Dynamo skips the whole frame at random.random()",
     "eval_call": "Dynamo evaluates eval() of a constant string at trace time",

@@ -273,3 +273,40 @@ def builtin_max_min_of_a_tensor_and_a_number(x):
     hi = min(x[1, 1] + 1, 2.5)
     both = max(x[2, 0], x[2, 1])
     return x * lo + hi - both
+
+
+# A break inside inlined calls: Dynamo compiles one graph per frame the break
+# passed through (the caller's part up to the call, each callee's up to its own
+# call), then resumes in each.
+def _innermost(x):
+    y = x * 2
+    n = int(y.sum())  # break: FX102
+    return y + n
+
+
+def _middle(x):
+    z = torch.relu(x) - 1
+    return _innermost(z) * 3
+
+
+@case(graphs=6, inputs=x43, also=(_innermost,))
+def break_two_calls_deep(x):
+    a = x + 1
+    b = _middle(a)
+    return b - a
+
+
+def _logs_then_breaks(x):
+    # the loop makes Dynamo skip this frame after the break: its part runs eagerly
+    for i in range(2):
+        x = x + i
+        if x.sum() > 0:  # break: FX103
+            x = x * 2
+    return x
+
+
+@case(graphs=2, inputs=x43, also=(_logs_then_breaks,))
+def break_in_a_looping_callee(x):
+    a = torch.cos(x)
+    b = _logs_then_breaks(a)
+    return b * a

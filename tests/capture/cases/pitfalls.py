@@ -290,7 +290,9 @@ def one_hot_without_classes(labels):
     return hot + 1
 
 
-@case(graphs=2, inputs=lambda: (torch.tensor([[0.0, 0, 2, 2], [0.1, 0.1, 2, 2], [5, 5, 6, 6]]),
+# Dynamo breaks inside torchvision.ops.nms: the caller's part and nms's own (its
+# usage logging) are two graphs before the break, then the rest.
+@case(graphs=3, inputs=lambda: (torch.tensor([[0.0, 0, 2, 2], [0.1, 0.1, 2, 2], [5, 5, 6, 6]]),
                                 torch.tensor([0.9, 0.8, 0.7])))
 def nms(boxes, scores):
     keep = torchvision.ops.nms(boxes * 1, scores, 0.5)  # break: FX303
