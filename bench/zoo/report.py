@@ -273,14 +273,14 @@ def render(results_dir):
                     for r in gc_diff))
         w("")
         w("The capture keeps Dynamo's compile units (docs/capture.md, \"Compile units\"): a unit reused on a "
-          "cache hit adds no graph, a frame that breaks in a loop runs eagerly. What stays different, because "
-          "the capture runs each instruction once and cannot trace a frame again: when a break lies in a "
-          "callee, Dynamo compiles the caller's part before the call and the callee's part up to the break as "
-          "two graphs (it traces the callee again as its own unit), where the capture keeps one; and the "
-          "functions a skipped frame called before its break (the detection models' box decoding and "
+          "cache hit adds no graph, a frame that breaks in a loop runs eagerly, and a break inside inlined "
+          "calls cuts the graph into one per frame, as Dynamo traces each callee again as its own unit. What "
+          "stays different, because the capture runs each instruction once and cannot trace a frame again: "
+          "the functions a skipped frame called before its break (the detection models' box decoding and "
           "clipping) are units of their own for Dynamo, where the capture has already recorded them in the "
-          "unit's graph. The models above break inside nested calls and loops, so Dynamo counts more "
-          "graphs; the break sites agree (below).")
+          "unit's graph; and a graph that draws random numbers or whose parts' inputs changed in place is "
+          "not cut. The models above break inside loops, so Dynamo counts more graphs; the break sites "
+          "agree (below).")
         w("")
     w("### Where the capture breaks and Dynamo does not")
     w("")
