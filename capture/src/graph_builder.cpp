@@ -399,7 +399,12 @@ bool GraphBuilder::split(int gi, const std::vector<int>& cuts, const std::vector
   py::list py_cuts, py_keep;
   for (int c : cuts) py_cuts.append(c);
   for (bool k : keep) py_keep.append(k);
-  py::object plan = split_(graphs_[gi].graph, py_cuts, py_keep);
+  py::object plan;
+  try {
+    plan = split_(graphs_[gi].graph, py_cuts, py_keep);
+  } catch (py::error_already_set&) {
+    return false;  // a graph torch.fx cannot copy stays whole
+  }
   if (plan.is_none()) return false;
 
   // The tensor each node of graph gi stands for, where it is alive and unchanged
@@ -466,7 +471,8 @@ bool GraphBuilder::split(int gi, const std::vector<int>& cuts, const std::vector
   }
 
   // Commit: the moved nodes leave graph gi, the new graphs follow it.
-  remove_(g.graph, moved_nodes);
+  py::object first = remove_(g.graph, moved_nodes);
+  g.first_non_placeholder = first.is_none() ? py::object() : first;
   g.call_nodes = plan["call_nodes"].cast<int>();
   std::vector<py::object> escaping = std::move(g.escaping), versions = std::move(g.escape_versions);
   g.escaping.clear();

@@ -104,6 +104,8 @@ def split(graph, cuts, keep):
 
 
 def remove(graph, moved):
-    """Takes the moved nodes out of `graph`, last first (each one's users go before it)."""
+    """Takes the moved nodes out of `graph`, last first (each one's users go before it);
+    returns the first node left that is not a placeholder, or None."""
     for n in reversed(moved):
         graph.erase_node(n)
+    return next((n for n in graph.nodes if n.op != "placeholder"), None)

@@ -310,3 +310,9 @@ def break_in_a_looping_callee(x):
     a = torch.cos(x)
     b = _logs_then_breaks(a)
     return b * a
+
+
+@case(graphs=5, inputs=x43, also=(_innermost,))
+def break_in_a_call_before_any_op(x):
+    # nothing is recorded before the call: the caller's part is empty, no graph
+    return _middle(x) + x
