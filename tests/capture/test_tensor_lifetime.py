@@ -65,3 +65,23 @@ def test_a_tensor_made_eagerly_at_a_dead_tensors_address_is_an_input():
     assert torch.equal(report.result, f(x))
     assert report.graph_count >= 3 and report.replays, str(report)
     assert all(r["ok"] for r in report.replays), report.replays
+
+
+def _bumps_then_breaks(x):
+    x[0] = 5.0  # changes, in place, the value the caller's part made
+    n = int(x.sum())
+    return x * n
+
+
+def test_a_break_below_an_in_place_change_keeps_the_graph_whole_and_replayable():
+    # Cutting at the call would give the callee's graph an input whose value has
+    # since changed in place: the graph is not cut, and every graph replays.
+    def f(x):
+        a = x * 2
+        return _bumps_then_breaks(a) + 1
+
+    x = torch.ones(3)
+    report = fxlint_capture.explain(f)(x)
+    assert torch.equal(report.result, f(x))
+    assert report.graph_count == 3, str(report)  # one graph up to the break, then the two resumes
+    assert report.replays and all(r["ok"] for r in report.replays), report.replays
