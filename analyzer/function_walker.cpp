@@ -356,6 +356,8 @@ class Walker {
     eval(cond, /*test=*/true);
     model_.leave_condition();
     if (!reports_own_operands(cond)) visitor_.on_condition(cond, kind, owner, model_);
+    // A statement's test always runs when the statement does; a filter runs per element.
+    if (kind != ConditionKind::ComprehensionFilter) model_.decide_truth(cond);
   }
 
   // Walks an expression's parts in evaluation order, emitting events, then

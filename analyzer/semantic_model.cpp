@@ -159,6 +159,20 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
   }
 }
 
+void SemanticModel::decide_truth(Node cond) {
+  cond = cond.unparenthesized();
+  // `not x` tests x; `x and y` / `x or y` surely test x, and y only sometimes.
+  if (cond.is(NodeKind::NotOperator)) return decide_truth(cond.field("argument"));
+  if (cond.is(NodeKind::BooleanOperator)) return decide_truth(cond.field("left"));
+  if (!cond.is(NodeKind::Identifier)) return;
+  std::string_view name = cond.text(src_);
+  const Value* v = local(name);
+  if (!v || !v->is_data_dependent_scalar() || v->truth_decided) return;
+  Value decided = *v;
+  decided.truth_decided = true;
+  set_local(name, decided);
+}
+
 std::optional<SemanticModel::NoneCheck> SemanticModel::none_check(Node cond) const {
   cond = cond.unparenthesized();
   if (!cond.is(NodeKind::ComparisonOperator)) return std::nullopt;

@@ -116,6 +116,8 @@ class SemanticModel {
   void bind_iteration(Node target, Node iterable) { bind_loop_target(target, iterable); }
   // Narrows the environment by knowing `condition` is true (or false).
   void narrow(Node condition, bool truth) { narrow_names(condition, truth); }
+  // After `condition` ran: the data-dependent names whose truth it surely tested are decided.
+  void decide_truth(Node condition);
   // What a store target (`self.x`, `z[m]`) holds before the store.
   Value target_value(Node target) const;
   void enter_condition() { ++condition_depth_; }

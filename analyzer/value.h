@@ -30,6 +30,10 @@ struct Value {
   // it the value is concrete; torch.export carries it as a data-dependent
   // symbol and fails at the first branch on it.
   bool data_dependent = false;
+  // A data-dependent scalar whose truth a condition on every path here already
+  // tested: torch.export guarded on it there, so a later test of the same value
+  // is decided and fails nowhere.
+  bool truth_decided = false;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
@@ -50,6 +54,8 @@ struct Value {
 // The value at a merge point (after if/else, after a loop): what both paths agree on.
 inline Value join(const Value& a, const Value& b) {
   if (a == b) return a;
+  if (a.kind == b.kind && a.dtype == b.dtype && a.static_data == b.static_data && a.data_dependent == b.data_dependent)
+    return Value{a.kind, a.dtype, a.static_data, a.data_dependent, false};  // decided on one path only
   if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false, false};
   if (a.kind == b.kind) return Value::of(a.kind);  // dtypes differ
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };

@@ -15,7 +15,8 @@ class DataDependentCondition final : public Check {
     // `not`, `and` and `or` decide on their operands, which come as their own conditions.
     if (t.is(NodeKind::NotOperator) || t.is(NodeKind::BooleanOperator)) return;
     Value v = ctx.value_of(t);
-    if (!v.is_data_dependent_scalar()) return;
+    // A value an earlier test already decided: the compiler guarded on it there.
+    if (!v.is_data_dependent_scalar() || v.truth_decided) return;
     std::string what = v.is_tensor_data() ? "a Python value read from tensor data"
                                           : "a size or value that depends on tensor data";
     std::string_view place = kind == ConditionKind::Assert ? "this assert" : "this branch";

@@ -177,3 +177,40 @@ def test_warned_patterns_export_to_onnx_and_match_eager(cases, name, tmp_path):
     got = session.run(None, {session.get_inputs()[0].name: x.numpy()})[0]
     want = model(x).numpy()
     assert got.shape == want.shape and (abs(got - want) <= 1e-6).all()
+
+
+# name -> (forward body of class M, helpers after it): draft export goes on past each
+# data-dependent failure and lists them all, once per value.
+DRAFT_CASES = {
+    # A flag every caller fills with .item(), tested four times: torch.export guards on it at the
+    # first test and knows it at the others.
+    "flag_tested_again": ("return self.layer(x, flag=(x > 0).any().item())",
+                          "class Layer(nn.Module):\n    def forward(self, x, flag=None, out=False):\n"
+                          "        if flag:\n            x = x * 2\n        y = x + 1\n"
+                          "        if not flag:\n            y = y - 1\n        if flag:\n            y = y * 3\n"
+                          "        return (y, x) if (flag and out) else y\n"),
+    # A new value drawn from data is a new failure.
+    "new_value_tested": ("n = x.sum().item()\n        if n:\n            x = x + 1\n        if n:\n"
+                         "            x = x - 1\n        n = x.max().item()\n        if n:\n            x = x * 3\n"
+                         "        return x", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DRAFT_CASES))
+def test_draft_export_fails_exactly_where_fxlint_reports_an_error(tmp_path, name):
+    if not hasattr(torch.export, "draft_export"):
+        pytest.skip("this torch has no torch.export.draft_export")
+    body, helpers = DRAFT_CASES[name]
+    path = tmp_path / f"{name}.py"
+    path.write_text(module_source(body, helpers))
+    ep = torch.export.draft_export(load(path), (torch.randn(8),))
+    report = ep._report
+    names = getattr(report, "str_to_filename", {}) or {}
+    failed = set()
+    for f in report.failures:
+        stack = [fr for fr in (f.data.get("user_stack") or []) if isinstance(fr, dict)]
+        here = [fr["line"] for fr in stack if names.get(fr.get("filename"), fr.get("filename")) == str(path)]
+        if here:
+            failed.add(here[-1])
+    assert failed, f"draft export of {name} lists no failure in {path}"
+    assert failed == error_lines(tmp_path, "export").get(name, set())
