@@ -466,7 +466,11 @@ def render(results_dir):
                                              "models": set(), "modes": set()})
                 e["models"].add(r["name"])
                 e["modes"].add("draft")
-    drafted = sum(1 for r in exp_models if "failures" in (r["steps"].get("export_draft") or {}))
+    drafted = sum(1 for r in exp_models if _draft_finished(r))
+    raised = sum(1 for r in exp_models if (r["steps"].get("export_draft") or {}).get("raised_at"))
+    probes = [p for r in exp_models for p in (r["steps"].get("export_probe") or {}).get("probes") or []]
+    # Failures of a function exported alone: they confirm the lines the compiler never reached.
+    probe_sites = {(f["filename"], f["lineno"]) for p in probes for f in p.get("failures") or [] if f.get("filename")}
     w("### `--target export` vs `torch.export.export`")
     w("")
     n_ns = sum(1 for r in exp_models if (r["steps"].get("export_nonstrict") or {}).get("ok") is not None)
@@ -478,10 +482,21 @@ def render(results_dir):
       "library frame of the compiler's first failure"
       + (f", and of every failure `torch.export.draft_export` lists on the {drafted} models where non-strict "
          f"export failed (draft export takes the value the real tensors give at each data-dependent "
-         f"failure, records the failure and goes on, so it traces the whole forward)" if drafted else "") + ".")
+         f"failure, records the failure and goes on, so it traces the whole forward)" if drafted else "")
+      + (f". On {raised} models draft export itself raised (an operator it cannot fake, an internal "
+         f"assertion, or a guard it cannot pass); the failures it went past before are kept, and where it "
+         f"raised counts only when it is a guard on data" if raised else "") + ".")
     w("")
+    if probes:
+        ran_alone = [p for p in probes if p.get("ok") is not None]
+        w(f"The lines with an fxlint `--target export` error that draft export never reached (it raised "
+          f"before) are probed (`export_probe`): each function that holds one is draft-exported alone, with "
+          f"the arguments of its first call in the eager run that ran the line (tensors as inputs, modules as "
+          f"sub-modules, the rest as constants). {len(ran_alone)} of {len(probes)} functions were exported "
+          f"so; their failure sites count for precision below (not for recall: only flagged lines are probed).")
+        w("")
     _static_vs_failures(w, "export", exp_models, exp_sites, by_line, by_stmt, st, lines,
-                        ["export_nonstrict", "export_strict", "export_draft"], dyn_site_set)
+                        ["export_nonstrict", "export_strict", "export_draft"], dyn_site_set, probe_sites)
     onnx_models = [r for r in built if r["name"] in lines and r["steps"].get("onnx", {}).get("ok") is not None]
     onnx_sites = {}
     for r in onnx_models:
@@ -616,16 +631,19 @@ def render(results_dir):
     exp_fa = [x for x in exp_errs if st.key(*x) not in {st.key(*y) for y in exp_sites}]
     if exp_fa:
         who_e = _who_executed(exp_models, lines, set(exp_fa))
+        probe_stmt = {st.key(*y) for y in probe_sites}
         w("torch.export stops at its first failure: \"traced\" says whether some model that ran the line "
-          "exported, ran through draft export, or reached it before the line it failed at.")
+          "exported, ran through draft export, or reached it before the line it failed at; \"alone\", whether "
+          "the function that holds it fails there when exported alone (`export_probe`).")
         w("")
-        w("| line | finding | traced by torch.export | a Dynamo break site | models that ran it |")
-        w("|---|---|---|---|---|")
+        w("| line | finding | traced by torch.export | alone | a Dynamo break site | models that ran it |")
+        w("|---|---|---|---|---|---|")
         for x in sorted(exp_fa, key=lambda x: (-len(who_e.get(x, ())), x)):
             f0 = [f for f in by_line["export"][x] if f[4] == "error"]
             reached = _reached(x, exp_models, exp_failed, lines, ["export_nonstrict", "export_strict", "export_draft"])
+            alone = _probe_verdict(x, probes, probe_stmt, st)
             w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {', '.join(sorted({f[3] for f in f0}))}: "
-              f"{f0[0][5][:100]} | {'yes' if reached else 'no'} | "
+              f"{f0[0][5][:100]} | {'yes' if reached else 'no'} | {alone} | "
               f"{'yes' if st.key(*x) in dyn_site_stmt else 'no'} | {_models(sorted(who_e.get(x, ())), 4)} |")
     else:
         w("None.")
@@ -659,7 +677,7 @@ def render(results_dir):
     w("| step | median | max | models |")
     w("|---|---|---|---|")
     for step in ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict",
-                 "export_draft", "onnx"):
+                 "export_draft", "export_probe", "onnx"):
         ts = [r["steps"][step]["time_s"] for r in built if r["steps"].get(step, {}).get("time_s") is not None
               and r["steps"][step].get("ok") is not None]
         w(f"| {step} | {_med(ts)} s | {max(ts) if ts else 0:.2f} s | {len(ts)} |")
@@ -859,7 +877,28 @@ def _not_run(recs):
         return []
 
 
-def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, steps, dyn_sites):
+def _probe_verdict(x, probes, probe_stmt, st):
+    """What exporting the function that holds line x alone said of it."""
+    if st.key(*x) in probe_stmt:
+        return "fails here"
+    mine = [p for p in probes if p["filename"] == x[0] and x[1] in p.get("lines", ())]
+    if not mine:
+        return "not probed"
+    if any(p.get("ok") is None for p in mine):
+        return "not exported: " + next(p["skipped"] for p in mine if p.get("ok") is None)[:60]
+    if any(p.get("raised_at") for p in mine):
+        at = next(p["raised_at"] for p in mine if p.get("raised_at"))
+        return f"draft export raised at {short(at['filename'])}:{at['lineno']}" if at else "draft export raised"
+    return "passes"
+
+
+def _draft_finished(r):
+    """Draft export ran the whole forward (it did not raise on the way)."""
+    v = r["steps"].get("export_draft") or {}
+    return "failures" in v and not v.get("raised_at")
+
+
+def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, steps, dyn_sites, probed=()):
     rec_line = [x for x in sites if by_line[target].get(x)]
     rec_stmt = [x for x in sites if by_stmt[target].get(st.key(*x))]
     failed = [r for r in models if any((r["steps"].get(s) or {}).get("ok") is False
@@ -873,16 +912,26 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     execd = _executed(models, lines)
     errs = _errors_on(by_line[target], execd, models, lines)
     site_stmt = {st.key(*x) for x in sites}
+    probed_stmt = {st.key(*x) for x in probed} - site_stmt
     prec = [x for x in errs if x in sites]
     prec_stmt = [x for x in errs if st.key(*x) in site_stmt]
+    by_probe = [x for x in errs if st.key(*x) in probed_stmt]
     broad = {st.key(*x) for x in dyn_sites} | site_stmt
     prec_broad = [x for x in errs if st.key(*x) in broad]
-    w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target {target}` error that these "
-      f"models executed, **{pct(len(prec), len(errs))}** are failure sites (same statement: "
-      f"{pct(len(prec_stmt), len(errs))})."
+    if by_probe:
+        w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target {target}` error that these "
+          f"models executed, **{pct(len(prec_stmt) + len(by_probe), len(errs))}** are failure sites (same "
+          f"statement): {len(prec_stmt)} where the model's own export fails, and {len(by_probe)} the compiler "
+          f"never reached, where the function that holds them fails when exported alone (`export_probe`). "
+          f"Without the probe: {pct(len(prec), len(errs))} on the line, {pct(len(prec_stmt), len(errs))} in "
+          f"the statement.")
+    w(f"- {'Without the probe, p' if by_probe else '**P'}recision{'' if by_probe else '**'}: of the {len(errs)} "
+      f"distinct lines with an fxlint `--target {target}` error that these models executed, "
+      f"{'' if by_probe else '**'}{pct(len(prec), len(errs))}{'' if by_probe else '**'} are failure sites (same "
+      f"statement: {pct(len(prec_stmt), len(errs))})."
       + ("" if every else " The compiler reports only its first failure per model, so this undercounts;")
       + f" against failure sites and Dynamo break sites together: {pct(len(prec_broad), len(errs))}.")
-    reached = [x for x in errs if _reached(x, models, failed, lines, steps)]
+    reached = [x for x in errs if _reached(x, models, failed, lines, steps) or st.key(*x) in probed_stmt]
     # Rules whose pitfall does not fail a compile: it freezes a value or drops an effect.
     loud = [x for x in reached if any(f[4] == "error" and not f[3].startswith(("FX2", "FX4"))
                                       for f in by_line[target][x])]
@@ -941,7 +990,7 @@ def _reached(x, models, failed, lines, steps):
             continue
         if r["name"] not in failed_names:
             return True
-        if any("failures" in (r["steps"].get(s) or {}) for s in steps):
+        if "export_draft" in steps and _draft_finished(r):
             return True  # a draft export that finished traced the whole forward
         first = FIRST.get(r["name"])
         fails = [(v["site"]["filename"], v["site"]["lineno"]) for s in steps

@@ -404,6 +404,80 @@ def test_draft_export_step_lists_every_failure(tmp_path):
         del sys.modules["branchy"]
 
 
+_PASTER = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def paste(mask, box, size: int):
+        x_0 = max(box[0], 0)
+        x_1 = min(box[2] + 1, size)
+        out = torch.zeros(size, size)
+        out[:, x_0:x_1] = mask[:, (x_0 - box[0]):(x_1 - box[0])]
+        return out
+
+
+    def scale(y, box):
+        w = int(box[2] - box[0] + 1)
+        return y * w
+
+
+    class Paster(nn.Module):
+        def forward(self, x):
+            keep = torch.where(x.flatten() > 0)[0]
+            n = int(keep.numel())
+            box = (x[0, :4].abs() * 4).long().sort().values
+            return scale(paste(x, box, x.shape[0]), box) * n
+""")
+
+
+def _line_of(source, text):
+    return next(i + 1 for i, t in enumerate(source.splitlines()) if text in t)
+
+
+def test_draft_export_keeps_the_failures_before_it_raises(tmp_path):
+    import torch
+
+    import worker
+
+    path, mod = _load(tmp_path, "paster", _PASTER)
+    try:
+        torch.manual_seed(0)
+        res = worker._step_export_draft(mod.Paster(), (torch.randn(8, 8),), {}, (str(tmp_path) + "/",), 120)
+        assert res["ok"] is False and res["raised_at"]["lineno"] == _line_of(_PASTER, "out[:, x_0:x_1]"), res
+        failed = {(f["filename"], f["lineno"]): f["kind"] for f in res["failures"]}
+        assert failed[(str(path), _line_of(_PASTER, "n = int("))] == "DATA_DEPENDENT_ERROR", res
+        # where it raised is a guard on data too, so it is a failure site
+        assert failed[(str(path), _line_of(_PASTER, "out[:, x_0:x_1]"))].startswith("DATA_DEPENDENT_ERROR"), res
+        # scale() comes after: draft export never reached it
+        assert (str(path), _line_of(_PASTER, "w = int(")) not in failed
+    finally:
+        del sys.modules["paster"]
+
+
+def test_export_probe_exports_the_function_holding_an_unreached_line(tmp_path):
+    import torch
+
+    import probe
+
+    path, mod = _load(tmp_path, "paster", _PASTER)
+    try:
+        torch.manual_seed(0)
+        w_line, n_line = _line_of(_PASTER, "w = int("), _line_of(_PASTER, "n = int(")
+        res = probe.step(mod.Paster(), (torch.randn(8, 8),), {}, [(str(path), w_line), (str(path), n_line), (str(path), 999)],
+                         (str(tmp_path) + "/",), 120)
+        assert res["ok"], res
+        by_name = {p["name"]: p for p in res["probes"]}
+        # scale(y, box) alone: y and box are its inputs, and int() of box's values fails
+        assert by_name["scale"]["lines"] == [w_line]
+        assert [(f["filename"], f["lineno"]) for f in by_name["scale"]["failures"]] == [(str(path), w_line)], res
+        # forward is a method: its module is the probe's sub-module
+        assert (str(path), n_line) in {(f["filename"], f["lineno"]) for f in by_name["Paster.forward"]["failures"]}
+        assert res["not_reached"] == [(str(path), 999)]
+    finally:
+        del sys.modules["paster"]
+
+
 def test_report_reads_every_line_of_a_finished_draft_export_as_traced():
     import report
 
@@ -416,7 +490,8 @@ def test_report_reads_every_line_of_a_finished_draft_export_as_traced():
         assert not report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict"])
         assert report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict", "export_draft"])
         # a draft export that raised traced only up to where it raised
-        failing[0]["steps"]["export_draft"] = {"ok": False, "raised_at": {"filename": "f.py", "lineno": 10}}
+        failing[0]["steps"]["export_draft"] = {"ok": False, "raised_at": {"filename": "f.py", "lineno": 10},
+                                               "failures": [{"filename": "f.py", "lineno": 10}]}
         assert not report._reached(("f.py", 30), failing, failing, lines, ["export_nonstrict", "export_draft"])
     finally:
         del report.FIRST["m"]

@@ -5,7 +5,8 @@ build (with the input-size ladder), eager (executed library lines, eager time), 
 (fxlint_capture, dynamo mode), dynamo (torch._dynamo.explain), dynamo_traced (explain again with
 Dynamo's frame skip at a break inside a loop turned off, where the dynamo step skipped frames), export_nonstrict,
 export_strict (torch.export.export), export_draft (torch.export.draft_export, every failure
-where export_nonstrict failed), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
+where export_nonstrict failed), export_probe (draft export of each function holding a line
+fxlint flags that draft export never reached, alone: probe.py), onnx (torch.onnx.export(dynamo=True), ONNX Runtime vs
 eager). After each step the record so far is written to ``partial``, so the harness keeps
 what finished when it has to kill the child.
 """
@@ -19,7 +20,7 @@ import time
 import traceback
 
 STEPS = ("build", "eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "export_draft",
-         "onnx")
+         "export_probe", "onnx")
 
 
 class StepTimeout(BaseException):
@@ -352,6 +353,19 @@ def run_model(spec, opts, partial_path, lines_path):
             rec["steps"]["export_draft"] = _step_export_draft(model, args, kwargs, prefixes, step_timeout)
         save()
 
+    if "export_probe" in wanted:
+        draft = rec["steps"].get("export_draft") or {}
+        if draft.get("ok") is not False or not draft.get("raised_at"):
+            # Only a draft export that raised leaves lines no export traced.
+            rec["steps"]["export_probe"] = {"ok": None, "skipped": "draft export did not raise"}
+        else:
+            import probe
+
+            begin("export_probe")
+            rec["steps"]["export_probe"] = probe.step(model, args, kwargs, _probe_lines(opts, lines_path), prefixes,
+                                                      step_timeout)
+        save()
+
     if "onnx" in wanted:
         begin("onnx")
         rec["steps"]["onnx"] = _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, step_timeout)
@@ -360,6 +374,22 @@ def run_model(spec, opts, partial_path, lines_path):
     rec["current_step"] = None
     save()
     return rec
+
+
+def _probe_lines(opts, lines_path):
+    """The lines with an fxlint --target export error this model ran: the harness names them
+    on a rerun (from the record); on a first run they come from its findings and this run's lines."""
+    if opts.get("probe_lines") is not None:
+        return opts["probe_lines"]
+    import static
+
+    by_line = (opts.get("static_index") or {}).get("export")
+    if not by_line or not os.path.exists(lines_path):
+        return []
+    with open(lines_path) as f:
+        lines = json.load(f)
+    found = static.on_executed_lines(by_line, lines, static.load_spans(lines_path))
+    return sorted({(f[0], f[1]) for f in found if f[4] == "error"})
 
 
 def _describe(args, kwargs):
@@ -721,27 +751,104 @@ def _step_export_draft(model, args, kwargs, prefixes, timeout):
     if not hasattr(torch.export, "draft_export"):
         return {"ok": None, "skipped": "this torch has no torch.export.draft_export"}
     t0 = time.perf_counter()
+    res, _ = draft_export(model, tuple(args), dict(kwargs) or None, prefixes, timeout)
+    res["time_s"] = time.perf_counter() - t0
+    return res
+
+
+def draft_export(module, args, kwargs, prefixes, timeout):
+    """Draft-exports module; returns its record and the program (None when it raised)."""
+    import torch
+
+    assumed = _DraftAssumptions(prefixes)
     try:
-        with _Alarm(timeout):
-            ep = torch.export.draft_export(model, tuple(args), dict(kwargs) or None)
+        with _Alarm(timeout), assumed:
+            ep = torch.export.draft_export(module, args, kwargs)
     except StepTimeout:
-        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True,
-                "time_s": time.perf_counter() - t0}
+        return {"ok": False, "error": f"timeout after {timeout}s", "timeout": True}, None
     except Exception as e:  # noqa: BLE001
-        # Draft export itself gave up (an internal assertion, a kernel it cannot fake): the
-        # model's failures are then those export_nonstrict found, and where this one stopped is
-        # not a failure site of the model.
+        # Draft export itself gave up (an internal assertion, a kernel it cannot fake): where it
+        # stopped is not a failure site of the model, unless it stopped at a guard on data
+        # itself. The failures it went past before are kept.
         res = failure(e, prefixes)
         res["raised_at"] = res.pop("site")
-        res["time_s"] = time.perf_counter() - t0
-        return res
+        sites = assumed.sites
+        if type(e).__name__ == "GuardOnDataDependentSymNode" and res["raised_at"]:
+            at = res["raised_at"]
+            sites.append({"kind": "DATA_DEPENDENT_ERROR (draft export stopped here)", "filename": at["filename"],
+                          "lineno": at["lineno"], "line": at["line"], "expr": "", "callers": [], "count": 1})
+        res["failures"] = sites
+        return res, None
     finally:
         import torch._dynamo
 
         torch._dynamo.reset()
-    wall = time.perf_counter() - t0
+    sites = draft_sites(ep, prefixes)
+    return {"ok": not sites, "failures": sites}, ep
+
+
+class _DraftAssumptions:
+    """Where draft export took a data-dependent value from the real tensors, recorded as it
+    happens: its own report of them is lost when it raises later on. Read from the warning it
+    logs there (a log handler runs on the same stack; wrapping the method would move the frames
+    torch itself reads its user stack from)."""
+
+    LOGGER = "torch.fx.experimental.symbolic_shapes"
+
+    def __init__(self, prefixes):
+        import logging
+
+        self.prefixes = prefixes
+        self.found = {}
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                if str(record.msg).startswith("propagate_real_tensors evaluate_expr"):
+                    outer._record(record.args[0] if record.args else "")
+
+        self.handler = Handler(logging.WARNING)
+
+    @property
+    def sites(self):
+        return list(self.found.values())
+
+    def _record(self, expr):
+        lib = [fr for fr in traceback.extract_stack() if is_lib(fr.filename, self.prefixes)]
+        if not lib:
+            return
+        key = ("DATA_DEPENDENT_ERROR", lib[-1].filename, lib[-1].lineno)
+        s = self.found.setdefault(key, {"kind": key[0], "filename": key[1], "lineno": key[2],
+                                        "line": _source_line(key[1], key[2]), "expr": str(expr)[:200],
+                                        "callers": sorted({f"{f.filename}:{f.lineno}" for f in lib[:-1]}),
+                                        "count": 0})
+        s["count"] += 1
+
+    def __enter__(self):
+        import logging
+
+        logging.getLogger(self.LOGGER).addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc):
+        import logging
+
+        logging.getLogger(self.LOGGER).removeHandler(self.handler)
+        return False
+
+
+def draft_sites(ep, prefixes):
+    """The failures a draft export lists, one per (kind, innermost library frame)."""
     report = getattr(ep, "_report", None)
-    names = getattr(report, "str_to_filename", {}) or {}
+    # Frames name their files by an index into torch's process-wide table of strings; the
+    # report's own copy holds only the strings first seen during this export.
+    try:
+        from torch._logging.structured import INTERN_TABLE
+
+        names = {i: name for name, i in INTERN_TABLE.items()}
+    except ImportError:
+        names = {}
+    names.update(getattr(report, "str_to_filename", {}) or {})
     sites = {}
     for f in getattr(report, "failures", []) or []:
         data = f.data if isinstance(f.data, dict) else {}
@@ -759,8 +866,7 @@ def _step_export_draft(model, args, kwargs, prefixes, timeout):
                                    "callers": set(), "count": 0})
         s["count"] += 1
         s["callers"].update(f"{fn}:{n}" for fn, n, _ in lib[:-1])
-    return {"ok": not sites, "time_s": wall,
-            "failures": [dict(v, callers=sorted(v["callers"])) for v in sites.values()]}
+    return [dict(v, callers=sorted(v["callers"])) for v in sites.values()]
 
 
 def _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, timeout):

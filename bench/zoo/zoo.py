@@ -146,7 +146,8 @@ def cmd_run(a):
         static_idx = {t: static.index(v["findings"]) for t, v in lint.items()}
     opts = {"step_timeout": a.step_timeout, "onnx_max_params": a.onnx_max_params,
             "strict_export": a.strict_export, "onnx_optimize": a.onnx_optimize,
-            "steps": a.steps.split(",") if a.steps else None, "ort": not a.no_ort}
+            "steps": a.steps.split(",") if a.steps else None, "ort": not a.no_ort,
+            "static_index": static_idx}
 
     running = {}  # pid -> (spec, start, partial, lines)
     queue = list(todo)
@@ -164,6 +165,10 @@ def cmd_run(a):
                 for p in (partial, lines):
                     if os.path.exists(p):
                         os.remove(p)
+                if rerun_steps is not None:
+                    # the record's findings on the lines it ran: what export_probe looks for
+                    opts["probe_lines"] = sorted({(f[0], f[1]) for f in done[spec.name].get("static", {}).get("export", [])
+                                                  if f[4] == "error"})
                 log = os.path.join(results_dir, "logs", safe_name(spec.name) + ".log")
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -325,7 +330,7 @@ def main(argv=None):
             s.add_argument("--retry", help="also rerun models whose status is one of these (timeout,crashed,...)")
             s.add_argument("--steps", help="comma-separated subset of: " + ",".join(
                 ("eager", "capture", "dynamo", "dynamo_traced", "export_nonstrict", "export_strict", "export_draft",
-                 "onnx")))
+                 "export_probe", "onnx")))
             s.add_argument("--rerun", action="store_true",
                            help="redo --steps for the selected models already in the results (at their recorded "
                                 "input size) and replace just those steps in their records")
