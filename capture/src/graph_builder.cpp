@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <unordered_set>
 
@@ -23,6 +24,7 @@ GraphBuilder::GraphBuilder() {
   py::module_ split = py::module_::import("fxlint_capture.split");
   split_ = split.attr("split");
   remove_ = split.attr("remove");
+  nameable_fn_ = py::module_::import("fxlint_capture.targets").attr("nameable");
   py::object fx_graph_module = py::module_::import("torch.fx.graph");
   py::object illegal = py::getattr(fx_graph_module, "_illegal_names", py::none());
   if (illegal.is_none()) {
@@ -343,7 +345,8 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
   GraphRec& g = graphs_[current_];
-  py::object node = create_node(g, op, target, margs, mkwargs, base_name(op, target));
+  py::object named = std::strcmp(op, "call_function") == 0 ? nameable(target) : py::reinterpret_borrow<py::object>(target);
+  py::object node = create_node(g, op, named, margs, mkwargs, base_name(op, target));
   if (!g.first_non_placeholder) g.first_non_placeholder = node;
   if (counts) g.call_nodes++;
   register_result(current_, result, node);
@@ -357,6 +360,16 @@ py::object GraphBuilder::record_module(py::handle module, py::handle args, py::h
   std::string name = attr_name_for(module, (sanitize(prefix) + "_").c_str());
   attr_table_[py::str(name)] = module;
   return record("call_module", py::str(name), args, kwargs, result);
+}
+
+py::object GraphBuilder::nameable(py::handle target) {
+  auto it = nameable_.find(target.ptr());
+  if (it != nameable_.end()) return it->second.second;
+  py::object named = nameable_fn_(target);
+  // The key is kept alive with its entry: a bound method made per call must not
+  // leave its address to a different object.
+  nameable_.emplace(target.ptr(), std::make_pair(py::reinterpret_borrow<py::object>(target), named));
+  return named;
 }
 
 void GraphBuilder::mark_external(py::handle value) {

@@ -120,10 +120,14 @@ class GraphBuilder {
   py::object placeholder(GraphRec& g, const std::string& name, py::handle tensor);
   std::string attr_name_for(py::handle obj, const char* prefix);
   void register_result(int graph, py::handle result, py::handle node);
+  // A call_function target torch.fx's generated code can name (fxlint_capture.targets).
+  py::object nameable(py::handle target);
 
   py::object fx_graph_cls_, getitem_, tensor_cls_, module_cls_;
   py::object graph_state_, snapshot_, flatten_, is_plain_;  // fxlint_capture.replay / .outputs
   py::object split_, remove_;                                // fxlint_capture.split
+  py::object nameable_fn_;                                   // fxlint_capture.targets
+  std::unordered_map<PyObject*, std::pair<py::object, py::object>> nameable_;  // target -> (target, named)
   std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
   std::vector<GraphRec> graphs_;
   int current_ = -1;

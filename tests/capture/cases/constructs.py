@@ -316,3 +316,26 @@ def break_in_a_looping_callee(x):
 def break_in_a_call_before_any_op(x):
     # nothing is recorded before the call: the caller's part is empty, no graph
     return _middle(x) + x
+
+
+class _Gelu(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t * 0.5 * (1.0 + torch.tanh(0.79788456 * t * (1 + 0.044715 * t * t)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (t,) = ctx.saved_tensors
+        return grad * torch.sigmoid(1.702 * t)
+
+
+@torch.jit.script
+def _scripted_scale(t: torch.Tensor, dim: int) -> torch.Tensor:
+    return t / t.abs().sum(dim, keepdim=True).clamp_min(1e-6)
+
+
+@case(graphs=1, inputs=x43)
+def autograd_function_and_scripted_function(x):
+    # Called by the capture as they are; the graph's code must name them so that it calls them.
+    return _scripted_scale(_Gelu.apply(x * 2), 1) + 1
