@@ -42,6 +42,7 @@ GraphBuilder::~GraphBuilder() {
 
 void GraphBuilder::set_origin(py::handle tensor, Origin o) {
   o.version = tensor.attr("_version");
+  o.left_version = o.version;
   PyObject* ref = PyWeakref_NewRef(tensor.ptr(), on_dead_.ptr());
   if (ref) {
     o.watch = py::reinterpret_steal<py::object>(ref);
@@ -191,7 +192,19 @@ py::object GraphBuilder::create_node(GraphRec& g, const char* op, py::handle tar
 
 void GraphBuilder::add_escaping(int gi, py::handle tensor) {
   graphs_[gi].escaping.push_back(py::reinterpret_borrow<py::object>(tensor));
-  graphs_[gi].escape_versions.push_back(tensor.attr("_version"));
+  // The version the graph left it at: eager code may have changed it in place
+  // since (a break's own operation runs before it is recorded), and then the
+  // replay cannot be compared with it.
+  auto it = origins_.find(tensor.ptr());
+  bool own = it != origins_.end() && it->second.kind != Origin::External && it->second.graph == gi;
+  graphs_[gi].escape_versions.push_back(own ? it->second.left_version : tensor.attr("_version"));
+}
+
+void GraphBuilder::changed_in_place(py::handle tensor) {
+  if (!recording_ || finished_) return;
+  auto it = origins_.find(tensor.ptr());
+  if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph == current_)
+    it->second.left_version = tensor.attr("_version");
 }
 
 py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::handle tensor) {

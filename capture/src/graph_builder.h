@@ -43,6 +43,9 @@ class GraphBuilder {
   void mark_external(py::handle value);
   // Tensors in `value` are read by eager code at a break: their graphs return them.
   void escape(py::handle value);
+  // The graph just changed `tensor` in place without returning it (`t[i] = v`):
+  // what it returns for it is its value now.
+  void changed_in_place(py::handle tensor);
 
   // Ends the current graph; the next recorded node opens a new one.
   void close_graph();
@@ -83,7 +86,8 @@ class GraphBuilder {
     // The capture must not keep the model's intermediate tensors alive: at real
     // input sizes that costs more than the interpretation.
     py::object watch;
-    py::object version;  // the tensor's _version when this origin was set
+    py::object version;       // the tensor's _version when this origin was set
+    py::object left_version;  // and when its graph last changed it (`t[i] = v` in the graph)
   };
   struct GraphRec {
     py::object graph;

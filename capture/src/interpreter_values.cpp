@@ -252,6 +252,7 @@ void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle v
     if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
     graphs_.record("call_function", operator_.attr("setitem"), py::make_tuple(obj, index, value), py::dict(),
                    py::none());
+    graphs_.changed_in_place(obj);
     return;
   }
   if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();

@@ -212,6 +212,24 @@ def test_replay_of_every_graph_after_breaks():
     assert len(report.replays) == 3 and all(r["ok"] for r in report.replays), report.replays
 
 
+def test_a_break_that_writes_into_a_graph_output_leaves_its_replay_alone():
+    # The slice bounds are tensors: the capture breaks at the store, which runs
+    # eagerly and changes `out` in place after the first graph returned it
+    # (Mask R-CNN's paste of each mask into the image).
+    def paste(mask, box):
+        out = torch.zeros(6, 6)
+        x_0 = max(box[0], 0)
+        x_1 = min(box[2] + 1, 6)
+        out[:, x_0:x_1] = mask[:, (x_0 - box[0]):(x_1 - box[0])]
+        return out
+
+    mask, box = torch.rand(6, 6), torch.tensor([1, 0, 3, 4])
+    report = fxlint_capture.explain(paste)(mask, box)
+    assert report.graph_count == 2 and [b.code for b in report.break_reasons] == ["FX102"], str(report)
+    assert torch.equal(report.result, paste(mask, box))
+    assert all(r["ok"] for r in report.replays), report.replays
+
+
 def test_replay_reproduces_random_ops_and_restores_state():
     model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.Dropout(0.5)).train()
 
