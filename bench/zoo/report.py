@@ -504,8 +504,9 @@ def render(results_dir):
         if v.get("ok") is False and v.get("site") and not v.get("timeout"):
             x = (v["site"]["filename"], v["site"]["lineno"])
             e = onnx_sites.setdefault(x, {"reason": f"{v.get('error_type')}: {_first(v.get('summary') or v.get('error'))}",
-                                          "models": set(), "modes": set()})
+                                          "models": set(), "modes": set(), "causes": set()})
             e["models"].add(r["name"])
+            e["causes"].add(_onnx_cause(v))
     w("### `--target fx2onnx` vs `torch.onnx.export(dynamo=True)`")
     w("")
     _static_vs_failures(w, "fx2onnx", onnx_models, onnx_sites, by_line, by_stmt, st, lines, ["onnx"], dyn_site_set)
@@ -909,6 +910,14 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     w(f"- **Recall**: of the {len(sites)} distinct failure sites in library code (the first failure of each "
       f"model that failed{every}, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
       f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
+    translated = {x for x, v in sites.items() if v.get("causes") and "torch.export failed (both modes)" not in v["causes"]}
+    if translated:
+        captured = [x for x in sites if x not in translated]
+        w(f"  Of those sites, {len(translated)} are failures of the exporter's translation to ONNX, after its "
+          f"capture (torch.export) took the model without a failure: an operator or a view the translation cannot "
+          f"express, which is not a pitfall of the model's code (listed below). Over the "
+          f"{len(captured)} sites where its capture failed: "
+          f"{pct(len([x for x in captured if x in rec_line]), len(captured))}.")
     execd = _executed(models, lines)
     errs = _errors_on(by_line[target], execd, models, lines)
     site_stmt = {st.key(*x) for x in sites}
@@ -919,12 +928,18 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     broad = {st.key(*x) for x in dyn_sites} | site_stmt
     prec_broad = [x for x in errs if st.key(*x) in broad]
     if by_probe:
+        confirmed = {st.key(*x) for x in errs} & (site_stmt | probed_stmt)
+        # Errors of the silent kinds only: the compiler freezes the value or drops the effect.
+        silent = [x for x in errs if st.key(*x) not in confirmed
+                  and all(f[3].startswith(("FX2", "FX4")) for f in by_line[target][x] if f[4] == "error")]
         w(f"- **Precision**: of the {len(errs)} distinct lines with an fxlint `--target {target}` error that these "
           f"models executed, **{pct(len(prec_stmt) + len(by_probe), len(errs))}** are failure sites (same "
           f"statement): {len(prec_stmt)} where the model's own export fails, and {len(by_probe)} the compiler "
-          f"never reached, where the function that holds them fails when exported alone (`export_probe`). "
-          f"Without the probe: {pct(len(prec), len(errs))} on the line, {pct(len(prec_stmt), len(errs))} in "
-          f"the statement.")
+          f"never reached, where the function that holds them fails when exported alone (`export_probe`)"
+          + (f"; with the {len(silent)} documented silent case{'s' if len(silent) != 1 else ''} (errors of the "
+             f"FX2xx and FX4xx kinds only: the "
+             f"compiler keeps the value the trace saw or drops the effect, without failing), "
+             f"**{pct(len(prec_stmt) + len(by_probe) + len(silent), len(errs))}**" if silent else "") + ".")
     w(f"- {'Without the probe, p' if by_probe else '**P'}recision{'' if by_probe else '**'}: of the {len(errs)} "
       f"distinct lines with an fxlint `--target {target}` error that these models executed, "
       f"{'' if by_probe else '**'}{pct(len(prec), len(errs))}{'' if by_probe else '**'} are failure sites (same "
