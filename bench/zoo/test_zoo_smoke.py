@@ -64,10 +64,11 @@ def test_every_model_has_one_complete_record(run):
         assert rec["status"] == "ok", (name, rec["status"], rec["steps"])
         assert rec["steps"]["build"]["ok"] and rec["params"] > 0 and rec["inputs"]
         wanted = ["eager", "capture", "dynamo"] + (["export_nonstrict", "export_strict", "onnx"] if name in FULL else [])
-        drafted = ["export_draft"] if name in FULL else []
+        drafted = ["export_draft", "export_probe"] if name in FULL else []
         assert sorted(rec["steps"]) == sorted(["build", "dynamo_traced"] + drafted + wanted), name
         if drafted:  # draft export lists the failures of a failed export; these exported
             assert rec["steps"]["export_draft"]["ok"] is None, (name, rec["steps"]["export_draft"])
+            assert rec["steps"]["export_probe"]["ok"] is None, (name, rec["steps"]["export_probe"])
         # the traced Dynamo run is only needed where Dynamo skipped a frame at a break in a loop
         traced = rec["steps"]["dynamo_traced"]
         assert traced["ok"] if rec["steps"]["dynamo"]["loop_breaks"] else traced["ok"] is None, (name, traced)
