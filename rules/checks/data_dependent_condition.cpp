@@ -11,6 +11,9 @@ class DataDependentCondition final : public Check {
  public:
   using Check::Check;
   void on_condition(Node test, ConditionKind kind, Node, const SemanticModel& ctx) override {
+    // torch.export turns an assert on a data-dependent value into a runtime
+    // assert of the program (`_assert_scalar`) instead of failing.
+    if (kind == ConditionKind::Assert && settings_.target == Target::Export) return;
     Node t = test.unparenthesized();
     // `not`, `and` and `or` decide on their operands, which come as their own conditions.
     if (t.is(NodeKind::NotOperator) || t.is(NodeKind::BooleanOperator)) return;
@@ -19,10 +22,9 @@ class DataDependentCondition final : public Check {
     if (!v.is_data_dependent_scalar() || v.truth_decided) return;
     std::string what = v.is_tensor_data() ? "a Python value read from tensor data"
                                           : "a size or value that depends on tensor data";
-    std::string_view place = kind == ConditionKind::Assert ? "this assert" : "this branch";
-    sink_.report(RuleId::FX106, test.range(),
-                 "the condition is " + what + ": torch.export and torch.fx cannot decide " +
-                     std::string(place) + " when tracing");
+    std::string_view decides = kind == ConditionKind::Assert ? "torch.fx cannot decide this assert"
+                                                             : "torch.export and torch.fx cannot decide this branch";
+    sink_.report(RuleId::FX106, test.range(), "the condition is " + what + ": " + std::string(decides) + " when tracing");
   }
 };
 

@@ -29,6 +29,8 @@ HEADER = "import numpy as np\nimport torch\nfrom torch import nn, Tensor\n\n\n"
 CASES = {
     "item_arithmetic": ("return x * x.sum().item()", "", True),
     "item_branch": ("v = x.sum().item()\n        if v > 0:\n            return x\n        return -x", "", False),
+    # torch.export turns the assert into a runtime assert of the program.
+    "item_assert": ("v = x.sum().item()\n        assert v > -1000\n        return x * 2", "", True),
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
     "nonzero": ("return x.nonzero()", "", True),
