@@ -613,11 +613,15 @@ def render(results_dir):
             if not by_stmt[tgt].get(st.key(*x)):
                 rows.append((name, x, v))
     if rows:
-        w("| compiler | site | reason | models |")
-        w("|---|---|---|---|")
+        causes = _causes()
+        w("Why fxlint has no finding there comes from `bench/zoo/causes.json`, written after reading each site.")
+        w("")
+        w("| compiler | site | reason | why no finding | models |")
+        w("|---|---|---|---|---|")
         for name, x, v in sorted(rows, key=lambda t: (t[0], -len(t[2]["models"]), t[1])):
             modes = f" ({'/'.join(sorted(v['modes']))})" if v["modes"] else ""
-            w(f"| {name}{modes} | `{short(x[0])}:{x[1]}` `{src(*x)[:70]}` | {v['reason'][:120]} | "
+            why = causes.get(f"{short(x[0])}:{x[1]}", "not yet explained")
+            w(f"| {name}{modes} | `{short(x[0])}:{x[1]}` `{src(*x)[:70]}` | {v['reason'][:120]} | {why} | "
               f"{_models(sorted(v['models']))} |")
     else:
         w("None.")
@@ -891,6 +895,15 @@ def _probe_verdict(x, probes, probe_stmt, st):
         at = next(p["raised_at"] for p in mine if p.get("raised_at"))
         return f"draft export raised at {short(at['filename'])}:{at['lineno']}" if at else "draft export raised"
     return "passes"
+
+
+def _causes():
+    """file:line -> why fxlint has no finding at that compiler failure site (causes.json)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "causes.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {k: v for k, v in json.load(f).items() if not k.startswith("_")}
 
 
 def _draft_finished(r):
