@@ -17,6 +17,10 @@ import sys
 from torch.fx import graph as fx_graph
 from torch.fx import node as fx_node
 
+# torch.fx's own naming (private): without it, fx is left to name every target.
+_qualified_name = getattr(fx_node, "_get_qualified_name", None)
+_from_torch = getattr(fx_graph, "_is_from_torch", None)
+
 
 def nameable(target):
     """target itself when fx's generated code refers to it, else a function that calls it."""
@@ -31,16 +35,17 @@ def nameable(target):
     if isinstance(owner, type):
         base = f"{owner.__name__}_{base}"
     call.__name__ = call.__qualname__ = re.sub(r"\W", "_", base) or "call"
-    call.__wrapped_target__ = target
     return call
 
 
 def _written_right(target):
+    if _qualified_name is None:
+        return True
     try:
-        name = fx_node._get_qualified_name(target)
+        name = _qualified_name(target)
     except Exception:  # noqa: BLE001 - fx cannot name it at all
         return False
-    if not fx_graph._is_from_torch(target):
+    if _from_torch is not None and not _from_torch(target):
         return True  # fx keeps the object itself in the generated code's globals
     return _resolve(name) is target
 
