@@ -3,8 +3,8 @@
 #include <Python.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cctype>
+#include <cstring>
 #include <unordered_set>
 
 namespace fxcap {
@@ -358,7 +358,8 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
   GraphRec& g = graphs_[current_];
-  py::object named = std::strcmp(op, "call_function") == 0 ? nameable(target) : py::reinterpret_borrow<py::object>(target);
+  py::object named =
+      std::strcmp(op, "call_function") == 0 ? nameable(target) : py::reinterpret_borrow<py::object>(target);
   py::object node = create_node(g, op, named, margs, mkwargs, base_name(op, target));
   if (!g.first_non_placeholder) g.first_non_placeholder = node;
   if (counts) g.call_nodes++;

@@ -24,7 +24,8 @@ class DataDependentCondition final : public Check {
                                           : "a size or value that depends on tensor data";
     std::string_view decides = kind == ConditionKind::Assert ? "torch.fx cannot decide this assert"
                                                              : "torch.export and torch.fx cannot decide this branch";
-    sink_.report(RuleId::FX106, test.range(), "the condition is " + what + ": " + std::string(decides) + " when tracing");
+    sink_.report(RuleId::FX106, test.range(),
+                 "the condition is " + what + ": " + std::string(decides) + " when tracing");
   }
 };
 
