@@ -923,7 +923,8 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     w(f"- **Recall**: of the {len(sites)} distinct failure sites in library code (the first failure of each "
       f"model that failed{every}, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
       f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
-    translated = {x for x, v in sites.items() if v.get("causes") and "torch.export failed (both modes)" not in v["causes"]}
+    translated = {x for x, v in sites.items()
+                  if v.get("causes") and "torch.export failed (both modes)" not in v["causes"]}
     if translated:
         captured = [x for x in sites if x not in translated]
         w(f"  Of those sites, {len(translated)} are failures of the exporter's translation to ONNX, after its "

@@ -465,8 +465,8 @@ def test_export_probe_exports_the_function_holding_an_unreached_line(tmp_path):
     try:
         torch.manual_seed(0)
         w_line, n_line = _line_of(_PASTER, "w = int("), _line_of(_PASTER, "n = int(")
-        res = probe.step(mod.Paster(), (torch.randn(8, 8),), {}, [(str(path), w_line), (str(path), n_line), (str(path), 999)],
-                         (str(tmp_path) + "/",), 120)
+        wanted = [(str(path), w_line), (str(path), n_line), (str(path), 999)]
+        res = probe.step(mod.Paster(), (torch.randn(8, 8),), {}, wanted, (str(tmp_path) + "/",), 120)
         assert res["ok"], res
         by_name = {p["name"]: p for p in res["probes"]}
         # scale(y, box) alone: y and box are its inputs, and int() of box's values fails
