@@ -25,6 +25,7 @@ GraphBuilder::GraphBuilder() {
   split_ = split.attr("split");
   remove_ = split.attr("remove");
   nameable_fn_ = py::module_::import("fxlint_capture.targets").attr("nameable");
+  make_node_ = py::module_::import("fxlint_capture.nodes").attr("make_node");
   py::object fx_graph_module = py::module_::import("torch.fx.graph");
   py::object illegal = py::getattr(fx_graph_module, "_illegal_names", py::none());
   if (illegal.is_none()) {
@@ -187,7 +188,7 @@ std::string GraphBuilder::unique_name(GraphRec& g, const std::string& base) {
 py::object GraphBuilder::create_node(GraphRec& g, const char* op, py::handle target, py::handle args,
                                      py::handle kwargs, const std::string& base) {
   g.created++;
-  return g.graph.attr("create_node")(op, target, args, kwargs, unique_name(g, base));
+  return make_node_(g.graph, op, target, args, kwargs, unique_name(g, base));
 }
 
 void GraphBuilder::add_escaping(int gi, py::handle tensor) {

@@ -131,6 +131,7 @@ class GraphBuilder {
   py::object graph_state_, snapshot_, flatten_, is_plain_;  // fxlint_capture.replay / .outputs
   py::object split_, remove_;                                // fxlint_capture.split
   py::object nameable_fn_;                                   // fxlint_capture.targets
+  py::object make_node_;                                     // fxlint_capture.nodes
   std::unordered_map<PyObject*, std::pair<py::object, py::object>> nameable_;  // target -> (target, named)
   std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
   std::vector<GraphRec> graphs_;
