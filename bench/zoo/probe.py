@@ -46,20 +46,17 @@ def calls_reaching(fn, wanted):
             mine = in_code[code] = {ln for f, ln in wanted if f == code.co_filename and ln in own}
         if not mine or (code in found and found[code][2] >= mine):
             return None
-        state = {"args": None}
+        args = snapshot(frame)
 
         def local(frame, event, arg):
             if event == "line" and frame.f_lineno in mine:
-                rec = found.get(code)
-                if rec is None:
-                    if state["args"] is None:
-                        return local
-                    rec = found[code] = [_function_of(frame), state["args"], set()]
-                if state["args"] is rec[1]:
+                rec = found.setdefault(code, [None, args, set()])
+                if rec[1] is args:  # the first call that ran a wanted line
+                    if rec[0] is None:
+                        rec[0] = _function_of(frame)
                     rec[2].add(frame.f_lineno)
             return local
 
-        state["args"] = snapshot(frame)
         return local
 
     sys.settrace(global_trace)
