@@ -217,6 +217,8 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   // (or, for the innermost, cannot resume after the break), else resumed after
   // the breaking instruction.
   void split_units_at_break(bool resumable = true);
+  // Records a break at the current graph, closes it and splits the units it ends.
+  void record_break(BreakRecord r, bool resumable);
   // Starts the compile unit of f at instruction `start`: traced, cached or skipped.
   void start_unit(Frame& f, int start, bool new_graph);
   // The mode of a frame f's caller would give it: inlined, or a unit of its own.

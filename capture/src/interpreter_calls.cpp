@@ -221,12 +221,7 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
       r.info = {refusal, "FX504", refusal.rfind("yield", 0) == 0 ? "GB0003" : ""};
       r.stack = user_stack();
       r.stack.push_back({code.filename, refusal_line, code.name});
-      r.graph_index = graphs_.current_graph_index();
-      records_.breaks.push_back(std::move(r));
-      graphs_.close_graph();
-      int slots = graphs_.graph_slots();
-      split_units_at_break();
-      if (graphs_.graph_slots() > slots) records_.breaks.back().graph_index = graphs_.graph_slots() - 1;
+      record_break(std::move(r), true);
     }
     return run_natively(fn, args, kwargs);
   }

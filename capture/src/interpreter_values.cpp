@@ -84,11 +84,15 @@ void Interpreter::graph_break(const BreakInfo& info) {
   BreakRecord r;
   r.info = info;
   r.stack = user_stack();
+  record_break(std::move(r), info.resumable);
+}
+
+void Interpreter::record_break(BreakRecord r, bool resumable) {
   r.graph_index = graphs_.current_graph_index();
   records_.breaks.push_back(std::move(r));
   graphs_.close_graph();
   int slots = graphs_.graph_slots();
-  split_units_at_break(info.resumable);
+  split_units_at_break(resumable);
   // Cut into one graph per frame: the break closes the innermost one.
   if (graphs_.graph_slots() > slots) records_.breaks.back().graph_index = graphs_.graph_slots() - 1;
 }
