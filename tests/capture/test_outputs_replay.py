@@ -311,3 +311,29 @@ def test_a_unit_breaks_where_it_is_compiled_not_where_it_is_reused():
     assert site["filename"] == __file__
     assert all(r["ok"] for r in report.replays)
     assert torch.equal(report.result, loop(torch.ones(2)))
+
+
+def _draws_then_breaks(x):
+    y = x + torch.rand_like(x)
+    n = int(y.sum() > 0)  # a break inside the inlined call
+    return y * n
+
+
+def _draws_then_calls(x):
+    z = x * 2 + torch.rand_like(x)
+    return _draws_then_breaks(z) + 1
+
+
+def test_a_graph_that_draws_random_numbers_is_not_cut_at_a_break_in_a_call(monkeypatch):
+    # Cut at the call, the callee's part would replay from the generator state the
+    # caller's graph opened with, drawing the caller's numbers again.
+    torch.manual_seed(0)
+    report = fxlint_capture.explain(_draws_then_calls)(torch.randn(4))
+    assert report.graph_count == 3 and all(r["ok"] for r in report.replays), report.replays
+
+    from fxlint_capture import split
+
+    monkeypatch.setattr(split, "_RANDOM", frozenset())  # what the refusal prevents
+    torch.manual_seed(0)
+    cut = fxlint_capture.explain(_draws_then_calls)(torch.randn(4))
+    assert cut.graph_count == 4 and not all(r["ok"] for r in cut.replays), cut.replays
