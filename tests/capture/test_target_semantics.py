@@ -17,6 +17,7 @@ import subprocess
 import sys
 import traceback
 
+import numpy as np
 import pytest
 import torch
 
@@ -178,7 +179,9 @@ def test_warned_patterns_export_to_onnx_and_match_eager(cases, name, tmp_path):
     session = onnxruntime.InferenceSession(str(tmp_path / "m.onnx"))
     got = session.run(None, {session.get_inputs()[0].name: x.numpy()})[0]
     want = model(x).numpy()
-    assert got.shape == want.shape and (abs(got - want) <= 1e-6).all()
+    # float32 to within rounding: ONNX Runtime sums in its own order, so a value near 16
+    # can differ in its last bit (1.9e-6); an absolute 1e-6 alone failed about one run in 20.
+    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
 # name -> (forward body of class M, helpers after it): draft export goes on past each
