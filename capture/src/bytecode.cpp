@@ -4,6 +4,7 @@
 // packing (decode_operand), the exception table and line table formats are the
 // 3.11 ones. Later versions add their own branch here.
 #include "bytecode.h"
+#include "interned.h"
 
 #include <Python.h>
 
@@ -29,8 +30,8 @@ const OpcodeTables& tables() {
 #undef FXCAP_NAME
     };
     py::module_ opcode = py::module_::import("opcode");
-    py::list names = opcode.attr("opname");
-    py::list caches = opcode.attr("_inline_cache_entries");
+    py::list names = opcode.attr(interned("opname"));
+    py::list caches = opcode.attr(interned("_inline_cache_entries"));
     for (int raw = 0; raw < 256 && raw < static_cast<int>(names.size()); ++raw) {
       std::string name = py::str(names[raw]);
       out->name_of_raw[raw] = name;
@@ -39,7 +40,7 @@ const OpcodeTables& tables() {
       if (raw < static_cast<int>(caches.size())) out->cache_entries[raw] = caches[raw].cast<int>();
       out->backward_jump[raw] = name.find("BACKWARD") != std::string::npos;
     }
-    for (auto raw : opcode.attr("hasjrel")) out->relative_jump[raw.cast<int>()] = true;
+    for (auto raw : opcode.attr(interned("hasjrel"))) out->relative_jump[raw.cast<int>()] = true;
     return out;
   }();
   return *t;
@@ -110,29 +111,29 @@ DecodedCode decode_uncached(py::handle code) {
   const OpcodeTables& t = tables();
   DecodedCode out;
   out.code = py::reinterpret_borrow<py::object>(code);
-  out.names = code.attr("co_names");
-  out.consts = code.attr("co_consts");
-  out.name = py::str(code.attr("co_name"));
-  out.filename = py::str(code.attr("co_filename"));
-  out.firstlineno = code.attr("co_firstlineno").cast<int>();
-  out.argcount = code.attr("co_argcount").cast<int>();
-  out.posonlyargcount = code.attr("co_posonlyargcount").cast<int>();
-  out.kwonlyargcount = code.attr("co_kwonlyargcount").cast<int>();
-  out.flags = code.attr("co_flags").cast<int>();
+  out.names = code.attr(interned("co_names"));
+  out.consts = code.attr(interned("co_consts"));
+  out.name = py::str(code.attr(interned("co_name")));
+  out.filename = py::str(code.attr(interned("co_filename")));
+  out.firstlineno = code.attr(interned("co_firstlineno")).cast<int>();
+  out.argcount = code.attr(interned("co_argcount")).cast<int>();
+  out.posonlyargcount = code.attr(interned("co_posonlyargcount")).cast<int>();
+  out.kwonlyargcount = code.attr(interned("co_kwonlyargcount")).cast<int>();
+  out.flags = code.attr(interned("co_flags")).cast<int>();
 
   // Fast locals, then cell variables that are not arguments, then free variables.
-  for (auto n : code.attr("co_varnames")) out.localsplus_names.push_back(py::str(n));
+  for (auto n : code.attr(interned("co_varnames"))) out.localsplus_names.push_back(py::str(n));
   out.nlocals = static_cast<int>(out.localsplus_names.size());
-  for (auto n : code.attr("co_cellvars")) {
+  for (auto n : code.attr(interned("co_cellvars"))) {
     std::string name = py::str(n);
     bool shared = false;
     for (int i = 0; i < out.nlocals; ++i) shared |= out.localsplus_names[i] == name;
     if (!shared) out.localsplus_names.push_back(name);
   }
   out.first_free = static_cast<int>(out.localsplus_names.size());
-  for (auto n : code.attr("co_freevars")) out.localsplus_names.push_back(py::str(n));
+  for (auto n : code.attr(interned("co_freevars"))) out.localsplus_names.push_back(py::str(n));
 
-  py::bytes raw_code = code.attr("co_code");
+  py::bytes raw_code = code.attr(interned("co_code"));
   std::string bytes = raw_code;
   std::vector<int> index_at_byte(bytes.size() + 2, -1);
   int ext = 0;
@@ -174,7 +175,7 @@ DecodedCode decode_uncached(py::handle code) {
   }
 
   // Source lines: co_lines() yields (start, end, line) byte ranges.
-  for (auto item : code.attr("co_lines")()) {
+  for (auto item : code.attr(interned("co_lines"))()) {
     auto tup = py::reinterpret_borrow<py::tuple>(item);
     int start = tup[0].cast<int>();
     int end = tup[1].cast<int>();
@@ -189,7 +190,7 @@ DecodedCode decode_uncached(py::handle code) {
     last_line = in.line;
   }
 
-  py::bytes table_obj = code.attr("co_exceptiontable");
+  py::bytes table_obj = code.attr(interned("co_exceptiontable"));
   std::string table = table_obj;
   const auto* data = reinterpret_cast<const unsigned char*>(table.data());
   size_t pos = 0;

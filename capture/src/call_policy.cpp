@@ -1,4 +1,5 @@
 #include "call_policy.h"
+#include "interned.h"
 
 #include <Python.h>
 
@@ -64,30 +65,30 @@ const std::set<std::string>& dynamic_shape_ops() {
 CallPolicy::CallPolicy() {
   py::module_ torch = py::module_::import("torch");
   py::module_ types = py::module_::import("types");
-  tensor_cls_ = torch.attr("Tensor");
-  tensor_base_cls_ = torch.attr("_C").attr("_TensorBase");
-  module_cls_ = torch.attr("nn").attr("Module");
-  sequential_cls_ = torch.attr("nn").attr("Sequential");
-  py::object nn = torch.attr("nn");
-  rnn_classes_ = py::make_tuple(nn.attr("RNN"), nn.attr("GRU"), nn.attr("LSTM"));
-  function_type_ = types.attr("FunctionType");
-  method_type_ = types.attr("MethodType");
-  builtin_type_ = types.attr("BuiltinFunctionType");
-  method_descriptor_type_ = types.attr("MethodDescriptorType");
-  wrapper_descriptor_type_ = types.attr("WrapperDescriptorType");
-  method_wrapper_type_ = types.attr("MethodWrapperType");
-  opoverload_packet_cls_ = torch.attr("_ops").attr("OpOverloadPacket");
-  opoverload_cls_ = torch.attr("_ops").attr("OpOverload");
+  tensor_cls_ = torch.attr(interned("Tensor"));
+  tensor_base_cls_ = torch.attr(interned("_C")).attr(interned("_TensorBase"));
+  module_cls_ = torch.attr(interned("nn")).attr(interned("Module"));
+  sequential_cls_ = torch.attr(interned("nn")).attr(interned("Sequential"));
+  py::object nn = torch.attr(interned("nn"));
+  rnn_classes_ = py::make_tuple(nn.attr(interned("RNN")), nn.attr(interned("GRU")), nn.attr(interned("LSTM")));
+  function_type_ = types.attr(interned("FunctionType"));
+  method_type_ = types.attr(interned("MethodType"));
+  builtin_type_ = types.attr(interned("BuiltinFunctionType"));
+  method_descriptor_type_ = types.attr(interned("MethodDescriptorType"));
+  wrapper_descriptor_type_ = types.attr(interned("WrapperDescriptorType"));
+  method_wrapper_type_ = types.attr(interned("MethodWrapperType"));
+  opoverload_packet_cls_ = torch.attr(interned("_ops")).attr(interned("OpOverloadPacket"));
+  opoverload_cls_ = torch.attr(interned("_ops")).attr(interned("OpOverload"));
   builtins_ = py::module_::import("builtins");
   py::module_ module_call = py::module_::import("fxlint_capture.module_call");
   py::module_ torch_module = py::module_::import("torch.nn.modules.module");
   for (const char* name : {"_global_forward_pre_hooks", "_global_forward_hooks"})
     global_forward_hooks_.push_back(torch_module.attr(name));  // mutated in place, never rebound
-  call_with_hooks_ = module_call.attr("call_with_hooks");
+  call_with_hooks_ = module_call.attr(interned("call_with_hooks"));
   for (const char* n : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
     if (py::hasattr(torch, n)) grad_mode_classes_.push_back(torch.attr(n));
   // sysconfig computes its paths on every call; the answer never changes.
-  static const std::string stdlib_dir = py::str(py::module_::import("sysconfig").attr("get_paths")()["stdlib"]);
+  static const std::string stdlib_dir = py::str(py::module_::import("sysconfig").attr(interned("get_paths"))()["stdlib"]);
   stdlib_dir_ = stdlib_dir;
 }
 
@@ -121,15 +122,15 @@ bool CallPolicy::is_grad_mode_object(py::handle obj) const {
 }
 
 std::string CallPolicy::origin_module(py::handle callable) const {
-  py::object mod = py::getattr(callable, "__module__", py::none());
+  py::object mod = py::getattr(callable, interned("__module__"), py::none());
   if (PyUnicode_Check(mod.ptr())) return py::str(mod);
-  py::object self = py::getattr(callable, "__self__", py::none());
+  py::object self = py::getattr(callable, interned("__self__"), py::none());
   if (!self.is_none()) {
-    if (PyModule_Check(self.ptr())) return py::str(self.attr("__name__"));
-    mod = py::getattr(py::type::of(self), "__module__", py::none());
+    if (PyModule_Check(self.ptr())) return py::str(self.attr(interned("__name__")));
+    mod = py::getattr(py::type::of(self), interned("__module__"), py::none());
     if (PyUnicode_Check(mod.ptr())) return py::str(mod);
   }
-  mod = py::getattr(py::type::of(callable), "__module__", py::none());
+  mod = py::getattr(py::type::of(callable), interned("__module__"), py::none());
   return PyUnicode_Check(mod.ptr()) ? std::string(py::str(mod)) : std::string();
 }
 
@@ -139,9 +140,9 @@ bool CallPolicy::is_torch_callable(py::handle callable) const {
 }
 
 bool CallPolicy::in_stdlib(py::handle function) const {
-  py::object code = py::getattr(function, "__code__", py::none());
+  py::object code = py::getattr(function, interned("__code__"), py::none());
   if (code.is_none()) return false;
-  std::string file = py::str(code.attr("co_filename"));
+  std::string file = py::str(code.attr(interned("co_filename")));
   return starts_with(file, (stdlib_dir_ + "/").c_str()) && file.find("-packages/") == std::string::npos;
 }
 
@@ -238,13 +239,13 @@ bool CallPolicy::has_forward_hooks(py::handle module) const {
   for (const py::object& hooks : global_forward_hooks_)
     if (non_empty(hooks)) return true;
   for (const char* name : {"_forward_pre_hooks", "_forward_hooks"})
-    if (non_empty(py::getattr(module, name, py::none()))) return true;
+    if (non_empty(py::getattr(module, interned(name), py::none()))) return true;
   return false;
 }
 
 py::object CallPolicy::module_entry(py::handle module) const {
   if (has_forward_hooks(module)) return call_with_hooks_;
-  return py::type::of(module).attr("forward");
+  return py::type::of(module).attr(interned("forward"));
 }
 
 CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& args, py::handle kwargs) const {
@@ -272,11 +273,11 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
 
   // nn.Module instances.
   if (PyObject_IsInstance(c, module_cls_.ptr()) == 1) {
-    std::string mod = py::str(py::type::of(callable).attr("__module__"));
+    std::string mod = py::str(py::type::of(callable).attr(interned("__module__")));
     bool standard = module_is(mod, "torch.nn") || module_is(mod, "torch.ao");
     // TorchDynamo runs these eagerly unless torch._dynamo.config.allow_rnn is set.
     if (PyObject_IsInstance(c, rnn_classes_.ptr()) == 1) {
-      std::string cls = py::str(py::type::of(callable).attr("__name__"));
+      std::string cls = py::str(py::type::of(callable).attr(interned("__name__")));
       CallPlan p = brk("Attempted to wrap RNN, GRU, or LSTM: " + cls + " runs eagerly, outside the graph", "FX502",
                        "GB0014");
       p.brk.resumable = false;  // Dynamo fails on loading the module, where no resume function can start
@@ -286,7 +287,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     // Sequential is followed, unless it has hooks.
     if (standard && (PyObject_IsInstance(c, sequential_cls_.ptr()) != 1 || has_forward_hooks(callable)))
       return of_kind(CallKind::LeafModule);
-    py::object forward = py::getattr(py::type::of(callable), "forward", py::none());
+    py::object forward = py::getattr(py::type::of(callable), interned("forward"), py::none());
     if (PyFunction_Check(forward.ptr())) {
       CallPlan p;
       p.kind = CallKind::InlineModule;
@@ -298,21 +299,21 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   }
 
   std::string mod = origin_module(callable);
-  std::string name = py::str(py::getattr(callable, "__name__", py::str("")));
+  std::string name = py::str(py::getattr(callable, interned("__name__"), py::str("")));
   if ((name == "is_compiling" && (mod == "torch.compiler" || module_is(mod, "torch._dynamo") ||
                                   mod == "torch._utils_internal")) ||
       ((name == "is_fx_tracing" || name == "is_fx_symbolic_tracing") && module_is(mod, "torch.fx")))
     return of_kind(CallKind::CompilingFlag);
 
   if (PyObject_IsInstance(c, opoverload_packet_cls_.ptr()) == 1 || PyObject_IsInstance(c, opoverload_cls_.ptr()) == 1) {
-    std::string qual = py::str(py::getattr(callable, "_qualified_op_name", py::str(name)));
+    std::string qual = py::str(py::getattr(callable, interned("_qualified_op_name"), py::str(name)));
     std::string short_name = qual.substr(qual.rfind(':') == std::string::npos ? 0 : qual.rfind(':') + 1);
     return plan_torch(callable, short_name, args, kwargs);
   }
 
   // C functions and C methods.
   if (PyCFunction_Check(c) || PyObject_TypeCheck(c, reinterpret_cast<PyTypeObject*>(method_wrapper_type_.ptr()))) {
-    py::object self = py::getattr(callable, "__self__", py::none());
+    py::object self = py::getattr(callable, interned("__self__"), py::none());
     if (is_tensor(self)) {
       CallPlan p = plan_tensor_method(name, [&] {
         std::vector<py::object> full{self};
@@ -325,7 +326,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     if (self.ptr() == builtins_.ptr()) return plan_builtin(callable, name, args, kwargs);
     if (!self.is_none() && !PyModule_Check(self.ptr())) {
       // Methods of Python containers (list.append, dict.get, ...) just move values around.
-      std::string owner = py::str(py::type::of(self).attr("__module__"));
+      std::string owner = py::str(py::type::of(self).attr(interned("__module__")));
       if (owner == "builtins" || owner == "collections") return of_kind(CallKind::Constant);
     }
     if (module_is(mod, "torch")) return plan_torch(callable, name, args, kwargs);
@@ -344,7 +345,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   // Unbound C methods such as torch.Tensor.add or str.join.
   if (PyObject_TypeCheck(c, reinterpret_cast<PyTypeObject*>(method_descriptor_type_.ptr())) ||
       PyObject_TypeCheck(c, reinterpret_cast<PyTypeObject*>(wrapper_descriptor_type_.ptr()))) {
-    py::object owner = py::getattr(callable, "__objclass__", py::none());
+    py::object owner = py::getattr(callable, interned("__objclass__"), py::none());
     if (!owner.is_none() && PyObject_IsSubclass(tensor_cls_.ptr(), owner.ptr()) == 1 && !args.empty() &&
         is_tensor(args[0]))
       return plan_tensor_method(name, args, kwargs);
@@ -356,8 +357,8 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   if (PyFunction_Check(c)) {
     // torch.jit's _script_if_tracing wrapper only calls the function it wraps when not
     // tracing: follow that function directly, so the wrapper's frame is not the user's.
-    if (py::hasattr(callable, "__script_if_tracing_wrapper")) {
-      py::object original = py::getattr(callable, "__original_fn", py::none());
+    if (py::hasattr(callable, interned("__script_if_tracing_wrapper"))) {
+      py::object original = py::getattr(callable, interned("__original_fn"), py::none());
       if (PyFunction_Check(original.ptr())) {
         CallPlan p = plan(original, args, kwargs);
         if (p.kind == CallKind::InlineFunction && !p.function) p.function = original;
@@ -373,7 +374,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
       // A module's method called through its class (`nn.LayerNorm.forward(self, x)` in a
       // subclass): Dynamo traces it as it traces the module's own code, and a graph could
       // not name it as a function (fx would write torch.nn.modules.normalization.forward).
-      std::string qualname = py::str(py::getattr(callable, "__qualname__", py::str("")));
+      std::string qualname = py::str(py::getattr(callable, interned("__qualname__"), py::str("")));
       if (qualname.find('.') != std::string::npos && qualname.find("<locals>") == std::string::npos &&
           !args.empty() && PyObject_IsInstance(args[0].ptr(), module_cls_.ptr()) == 1) {
         CallPlan p;
@@ -411,9 +412,9 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
     if (module_is(mod, "torch")) return plan_torch(callable, name, args, kwargs);
     if (module_is(mod, "numpy"))
       return brk("call to numpy." + name + "(), which is not a torch operation", "FX502", "GB0294");
-    py::object init = py::getattr(callable, "__init__", py::none());
-    py::object new_ = py::getattr(callable, "__new__", py::none());
-    py::object object_new = builtins_.attr("object").attr("__new__");
+    py::object init = py::getattr(callable, interned("__init__"), py::none());
+    py::object new_ = py::getattr(callable, interned("__new__"), py::none());
+    py::object object_new = builtins_.attr(interned("object")).attr(interned("__new__"));
     if (PyFunction_Check(init.ptr()) && new_.ptr() == object_new.ptr() && !in_stdlib(init) &&
         !module_is(origin_module(init), "torch")) {
       CallPlan p;
@@ -427,7 +428,7 @@ CallPlan CallPolicy::plan(py::handle callable, const std::vector<py::object>& ar
   }
 
   // Callable objects with a Python __call__.
-  py::object call = py::getattr(py::type::of(callable), "__call__", py::none());
+  py::object call = py::getattr(py::type::of(callable), interned("__call__"), py::none());
   if (PyFunction_Check(call.ptr()) && !module_is(origin_module(call), "torch") && !in_stdlib(call) &&
       !module_is(origin_module(call), "functools")) {
     CallPlan p;

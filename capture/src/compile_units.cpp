@@ -1,4 +1,5 @@
 #include "compile_units.h"
+#include "interned.h"
 
 #include <Python.h>
 
@@ -29,16 +30,16 @@ struct Describer {
     } else if (PyUnicode_CheckExact(p)) {
       add("s" + std::string(py::str(v)) + ",");
     } else if (PyObject_IsInstance(p, tensor_cls.ptr()) == 1) {
-      std::string dtype = py::str(v.attr("dtype"));
-      bool grad = v.attr("requires_grad").cast<bool>();
-      py::tuple shape(v.attr("shape"));
+      std::string dtype = py::str(v.attr(interned("dtype")));
+      bool grad = v.attr(interned("requires_grad")).cast<bool>();
+      py::tuple shape(v.attr(interned("shape")));
       exact += "t" + dtype + std::string(py::str(shape)) + (grad ? "g," : ",");
       free += "t" + dtype + std::to_string(shape.size()) + (grad ? "g," : ",");
     } else if (PyObject_IsInstance(p, module_cls.ptr()) == 1) {
       // Identity first; after a recompile, any module of the class with the same
       // constant attributes (Dynamo guards those, and `training`).
       exact += "m" + std::to_string(reinterpret_cast<uintptr_t>(p)) + ",";
-      free += "m" + std::string(py::str(py::type::of(v).attr("__qualname__")));
+      free += "m" + std::string(py::str(py::type::of(v).attr(interned("__qualname__"))));
       PyObject* dict = PyObject_GenericGetDict(p, nullptr);
       if (dict) {
         PyObject *k, *item;
@@ -82,8 +83,8 @@ struct Describer {
 CompileUnits::Lookup CompileUnits::enter(const DecodedCode& code, int start, const std::vector<py::object>& values) {
   Unit& unit = units_[{&code, start}];
   if (unit.skip) return {Verdict::Skip, nullptr};
-  static py::handle tensor_cls = py::object(py::module_::import("torch").attr("Tensor")).release();
-  static py::handle module_cls = py::object(py::module_::import("torch").attr("nn").attr("Module")).release();
+  static py::handle tensor_cls = py::object(py::module_::import("torch").attr(interned("Tensor"))).release();
+  static py::handle module_cls = py::object(py::module_::import("torch").attr(interned("nn")).attr(interned("Module"))).release();
   Describer d{tensor_cls, module_cls, {}, {}};
   for (const auto& v : values) d.value(v, 0);
   for (auto& e : unit.entries) {

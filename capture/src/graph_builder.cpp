@@ -1,4 +1,5 @@
 #include "graph_builder.h"
+#include "interned.h"
 
 #include <Python.h>
 
@@ -9,28 +10,39 @@
 
 namespace fxcap {
 
+namespace {
+
+// A tensor's version counter.
+py::object version_of(py::handle tensor) {
+  PyObject* v = PyObject_GetAttr(tensor.ptr(), interned("_version").ptr());
+  if (!v) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(v);
+}
+
+}  // namespace
+
 GraphBuilder::GraphBuilder() {
-  fx_graph_cls_ = py::module_::import("torch.fx").attr("Graph");
-  getitem_ = py::module_::import("operator").attr("getitem");
+  fx_graph_cls_ = py::module_::import("torch.fx").attr(interned("Graph"));
+  getitem_ = py::module_::import("operator").attr(interned("getitem"));
   py::module_ torch = py::module_::import("torch");
-  tensor_cls_ = torch.attr("Tensor");
-  module_cls_ = torch.attr("nn").attr("Module");
+  tensor_cls_ = torch.attr(interned("Tensor"));
+  module_cls_ = torch.attr(interned("nn")).attr(interned("Module"));
   py::module_ replay = py::module_::import("fxlint_capture.replay");
-  graph_state_ = replay.attr("graph_state");
-  snapshot_ = replay.attr("snapshot");
+  graph_state_ = replay.attr(interned("graph_state"));
+  snapshot_ = replay.attr(interned("snapshot"));
   py::module_ outputs = py::module_::import("fxlint_capture.outputs");
-  flatten_ = outputs.attr("flatten");
-  is_plain_ = outputs.attr("is_plain");
+  flatten_ = outputs.attr(interned("flatten"));
+  is_plain_ = outputs.attr(interned("is_plain"));
   py::module_ split = py::module_::import("fxlint_capture.split");
-  split_ = split.attr("split");
-  remove_ = split.attr("remove");
-  nameable_fn_ = py::module_::import("fxlint_capture.targets").attr("nameable");
-  make_node_ = py::module_::import("fxlint_capture.nodes").attr("make_node");
+  split_ = split.attr(interned("split"));
+  remove_ = split.attr(interned("remove"));
+  nameable_fn_ = py::module_::import("fxlint_capture.targets").attr(interned("nameable"));
+  make_node_ = py::module_::import("fxlint_capture.nodes").attr(interned("make_node"));
   py::object fx_graph_module = py::module_::import("torch.fx.graph");
-  py::object illegal = py::getattr(fx_graph_module, "_illegal_names", py::none());
+  py::object illegal = py::getattr(fx_graph_module, interned("_illegal_names"), py::none());
   if (illegal.is_none()) {
-    illegal = py::module_::import("builtins").attr("__dict__");
-    for (auto kw : py::module_::import("keyword").attr("kwlist")) illegal_names_.insert(py::str(kw));
+    illegal = py::module_::import("builtins").attr(interned("__dict__"));
+    for (auto kw : py::module_::import("keyword").attr(interned("kwlist"))) illegal_names_.insert(py::str(kw));
   }
   for (auto name : illegal) illegal_names_.insert(py::str(name));
   on_dead_ = py::cpp_function([this](py::handle weakref) { forget(weakref.ptr()); });
@@ -42,7 +54,7 @@ GraphBuilder::~GraphBuilder() {
 }
 
 void GraphBuilder::set_origin(py::handle tensor, Origin o) {
-  o.version = tensor.attr("_version");
+  o.version = version_of(tensor);
   o.left_version = o.version;
   PyObject* ref = PyWeakref_NewRef(tensor.ptr(), on_dead_.ptr());
   if (ref) {
@@ -84,28 +96,35 @@ bool GraphBuilder::contains_tensor(py::handle value) const {
     return false;
   }
   if (PySlice_Check(value.ptr())) {
-    return contains_tensor(value.attr("start")) || contains_tensor(value.attr("stop")) ||
-           contains_tensor(value.attr("step"));
+    return contains_tensor(value.attr(interned("start"))) || contains_tensor(value.attr(interned("stop"))) ||
+           contains_tensor(value.attr(interned("step")));
   }
   return false;
 }
 
-void GraphBuilder::set_root(py::handle module) {
-  // One walk over the sub-modules; parameters and buffers are read from their
-  // own dicts (named_parameters() would walk the tree again, twice).
+void GraphBuilder::set_root(const std::vector<std::pair<py::object, std::string>>& tree) {
+  // Parameters and buffers are read from their own dicts (named_parameters()
+  // would walk the tree again, twice).
   auto remember = [&](py::handle obj, const std::string& name) {
     if (name.empty() || obj.is_none() || root_names_.count(obj.ptr())) return;
     keep_alive_.push_back(py::reinterpret_borrow<py::object>(obj));
     root_names_.emplace(obj.ptr(), name);
   };
-  for (auto item : module.attr("named_modules")()) {
-    auto t = py::reinterpret_borrow<py::tuple>(item);
-    std::string prefix = py::str(t[0]);
-    remember(t[1], prefix);
+  for (const auto& [module, prefix] : tree) {
+    remember(module, prefix);
     for (const char* table : {"_parameters", "_buffers"}) {
-      for (auto kv : py::reinterpret_borrow<py::dict>(t[1].attr(table))) {
-        std::string leaf = py::str(kv.first);
-        remember(kv.second, prefix.empty() ? leaf : prefix + "." + leaf);
+      PyObject* dict = PyObject_GetAttr(module.ptr(), interned(table).ptr());
+      if (!dict) {
+        PyErr_Clear();
+        continue;
+      }
+      py::object owned = py::reinterpret_steal<py::object>(dict);
+      if (!PyDict_Check(dict)) continue;
+      PyObject *k, *v;
+      Py_ssize_t pos = 0;
+      while (PyDict_Next(dict, &pos, &k, &v)) {
+        std::string leaf = py::str(k);
+        remember(v, prefix.empty() ? leaf : prefix + "." + leaf);
       }
     }
   }
@@ -165,7 +184,7 @@ std::string GraphBuilder::base_name(const char* op, py::handle target) const {
   if (PyUnicode_Check(target.ptr())) {
     name = py::str(target);
   } else {
-    py::object n = py::getattr(target, "__name__", py::none());
+    py::object n = py::getattr(target, interned("__name__"), py::none());
     name = n.is_none() ? std::string(op) : std::string(py::str(n));
   }
   if (name.size() > 4 && name.rfind("__", 0) == 0 && name.compare(name.size() - 2, 2, "__") == 0)
@@ -198,14 +217,14 @@ void GraphBuilder::add_escaping(int gi, py::handle tensor) {
   // replay cannot be compared with it.
   auto it = origins_.find(tensor.ptr());
   bool own = it != origins_.end() && it->second.kind != Origin::External && it->second.graph == gi;
-  graphs_[gi].escape_versions.push_back(own ? it->second.left_version : tensor.attr("_version"));
+  graphs_[gi].escape_versions.push_back(own ? it->second.left_version : version_of(tensor));
 }
 
 void GraphBuilder::changed_in_place(py::handle tensor) {
   if (!recording_ || finished_) return;
   auto it = origins_.find(tensor.ptr());
   if (it != origins_.end() && it->second.kind != Origin::External && it->second.graph == current_)
-    it->second.left_version = tensor.attr("_version");
+    it->second.left_version = version_of(tensor);
 }
 
 py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::handle tensor) {
@@ -213,19 +232,19 @@ py::object GraphBuilder::placeholder(GraphRec& g, const std::string& name, py::h
   std::string unique = unique_name(g, sanitize(name));
   py::str target(unique);
   if (g.first_non_placeholder) {
-    py::object ctx = g.graph.attr("inserting_before")(g.first_non_placeholder);
-    ctx.attr("__enter__")();
-    node = g.graph.attr("create_node")("placeholder", target, py::tuple(), py::dict(), target);
-    ctx.attr("__exit__")(py::none(), py::none(), py::none());
+    py::object ctx = g.graph.attr(interned("inserting_before"))(g.first_non_placeholder);
+    ctx.attr(interned("__enter__"))();
+    node = g.graph.attr(interned("create_node"))("placeholder", target, py::tuple(), py::dict(), target);
+    ctx.attr(interned("__exit__"))(py::none(), py::none(), py::none());
   } else {
-    node = g.graph.attr("create_node")("placeholder", target, py::tuple(), py::dict(), target);
+    node = g.graph.attr(interned("create_node"))("placeholder", target, py::tuple(), py::dict(), target);
   }
   g.placeholders[tensor.ptr()] = node;
   // The value as the graph took it: later in-place changes do not reach the replay.
   g.input_tensors.push_back(snapshot_(tensor));
   g.placeholder_nodes.push_back(node);
   g.placeholder_tensors.push_back(py::reinterpret_borrow<py::object>(tensor));
-  g.placeholder_versions.push_back(tensor.attr("_version"));
+  g.placeholder_versions.push_back(version_of(tensor));
   return node;
 }
 
@@ -271,7 +290,7 @@ py::object GraphBuilder::node_in(int gi, py::handle tensor) {
     py::object node = create_node(g, "get_attr", py::str(name), py::tuple(), py::dict(), sanitize(name));
     if (!g.first_non_placeholder) g.first_non_placeholder = node;
     g.attrs[name] = node;
-    g.attr_versions.append(py::make_tuple(py::str(name), tensor, tensor.attr("_version")));
+    g.attr_versions.append(py::make_tuple(py::str(name), tensor, version_of(tensor)));
     return node;
   }
   Origin& o = it->second;
@@ -307,9 +326,9 @@ py::object GraphBuilder::map_arg(py::handle value) {
     return out;
   }
   if (PySlice_Check(value.ptr())) {
-    return py::reinterpret_steal<py::object>(PySlice_New(map_arg(value.attr("start")).ptr(),
-                                                         map_arg(value.attr("stop")).ptr(),
-                                                         map_arg(value.attr("step")).ptr()));
+    return py::reinterpret_steal<py::object>(PySlice_New(map_arg(value.attr(interned("start"))).ptr(),
+                                                         map_arg(value.attr(interned("stop"))).ptr(),
+                                                         map_arg(value.attr(interned("step"))).ptr()));
   }
   return py::reinterpret_borrow<py::object>(value);
 }
@@ -359,9 +378,13 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
   py::object margs = map_arg(args);
   py::object mkwargs = kwargs ? map_arg(kwargs) : py::object(py::dict());
   GraphRec& g = graphs_[current_];
-  py::object named =
-      std::strcmp(op, "call_function") == 0 ? nameable(target) : py::reinterpret_borrow<py::object>(target);
-  py::object node = create_node(g, op, named, margs, mkwargs, base_name(op, target));
+  py::object node;
+  if (std::strcmp(op, "call_function") == 0) {
+    const Callee& c = callee(target);
+    node = create_node(g, op, c.named, margs, mkwargs, c.base);
+  } else {
+    node = create_node(g, op, target, margs, mkwargs, base_name(op, target));
+  }
   if (!g.first_non_placeholder) g.first_non_placeholder = node;
   if (counts) g.call_nodes++;
   register_result(current_, result, node);
@@ -370,21 +393,26 @@ py::object GraphBuilder::record(const char* op, py::handle target, py::handle ar
 
 py::object GraphBuilder::record_module(py::handle module, py::handle args, py::handle kwargs, py::handle result) {
   if (!recording_) return record("call_module", py::none(), args, kwargs, result);
-  std::string prefix = py::str(py::type::of(module).attr("__name__"));
-  std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char c) { return std::tolower(c); });
-  std::string name = attr_name_for(module, (sanitize(prefix) + "_").c_str());
+  auto known = root_names_.find(module.ptr());
+  std::string name;
+  if (known != root_names_.end()) {
+    name = known->second;
+  } else {
+    std::string prefix = py::str(py::type::of(module).attr(interned("__name__")));
+    std::transform(prefix.begin(), prefix.end(), prefix.begin(), [](unsigned char c) { return std::tolower(c); });
+    name = attr_name_for(module, (sanitize(prefix) + "_").c_str());
+  }
   attr_table_[py::str(name)] = module;
   return record("call_module", py::str(name), args, kwargs, result);
 }
 
-py::object GraphBuilder::nameable(py::handle target) {
-  auto it = nameable_.find(target.ptr());
-  if (it != nameable_.end()) return it->second.second;
-  py::object named = nameable_fn_(target);
-  // The key is kept alive with its entry: a bound method made per call must not
+const GraphBuilder::Callee& GraphBuilder::callee(py::handle target) {
+  auto it = callees_.find(target.ptr());
+  if (it != callees_.end()) return it->second;
+  // The entry keeps its target alive: a bound method made per call must not
   // leave its address to a different object.
-  nameable_.emplace(target.ptr(), std::make_pair(py::reinterpret_borrow<py::object>(target), named));
-  return named;
+  Callee c{py::reinterpret_borrow<py::object>(target), nameable_fn_(target), base_name("call_function", target)};
+  return callees_.emplace(target.ptr(), std::move(c)).first->second;
 }
 
 void GraphBuilder::mark_external(py::handle value) {
@@ -438,7 +466,7 @@ bool GraphBuilder::split(int gi, const std::vector<int>& cuts, const std::vector
   // The tensor each node of graph gi stands for, where it is alive and unchanged
   // since: the value a new graph's placeholder takes.
   auto same_version = [](py::handle tensor, py::handle version) {
-    return PyObject_RichCompareBool(tensor.attr("_version").ptr(), version.ptr(), Py_EQ) == 1;
+    return PyObject_RichCompareBool(version_of(tensor).ptr(), version.ptr(), Py_EQ) == 1;
   };
   std::unordered_map<PyObject*, py::object> value_of;
   for (auto& [ptr, o] : origins_) {
@@ -490,7 +518,7 @@ bool GraphBuilder::split(int gi, const std::vector<int>& cuts, const std::vector
       r.input_tensors.push_back(snapshot_(t));
       r.placeholder_nodes.push_back(ph);
       r.placeholder_tensors.push_back(t);
-      r.placeholder_versions.push_back(t.attr("_version"));
+      r.placeholder_versions.push_back(version_of(t));
     }
     for (auto entry : g.attr_versions)
       if (r.attrs.count(py::str(py::reinterpret_borrow<py::tuple>(entry)[0]))) r.attr_versions.append(entry);
@@ -556,7 +584,7 @@ py::dict GraphBuilder::finish(py::handle return_value, int returning_from) {
   if (last >= 0 && last >= returning_from && graphs_[last].call_nodes > 0) {
     current_ = last;
     py::object out = map_arg(graph_value);
-    graphs_[last].graph.attr("output")(out);
+    graphs_[last].graph.attr(interned("output"))(out);
     returns_value[last] = true;
   } else {
     for (auto t : py::reinterpret_borrow<py::list>(flat[0])) {
@@ -578,7 +606,7 @@ py::dict GraphBuilder::finish(py::handle return_value, int returning_from) {
       outs.append(node_in(gi, t));
       expected[gi].append(py::make_tuple(t, g.escape_versions[k]));
     }
-    graphs_[gi].graph.attr("output")(py::tuple(outs));
+    graphs_[gi].graph.attr(interned("output"))(py::tuple(outs));
   }
   current_ = -1;
   finished_ = true;

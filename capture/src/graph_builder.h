@@ -25,8 +25,9 @@ class GraphBuilder {
   // True when value is a tensor or a tuple/list/dict/slice holding one.
   bool contains_tensor(py::handle value) const;
 
-  // Names of parameters, buffers and sub-modules of the captured root module.
-  void set_root(py::handle module);
+  // Names of parameters, buffers and sub-modules of the captured root module,
+  // from its module tree (module_tree.h).
+  void set_root(const std::vector<std::pair<py::object, std::string>>& tree);
   // Placeholders of the first graph for the captured function's tensor arguments.
   void add_input(const std::string& name, py::handle tensor);
 
@@ -124,15 +125,20 @@ class GraphBuilder {
   py::object placeholder(GraphRec& g, const std::string& name, py::handle tensor);
   std::string attr_name_for(py::handle obj, const char* prefix);
   void register_result(int graph, py::handle result, py::handle node);
-  // A call_function target torch.fx's generated code can name (fxlint_capture.targets).
-  py::object nameable(py::handle target);
+  // A call_function target torch.fx's generated code can name (fxlint_capture.targets),
+  // with the base of its nodes' names.
+  struct Callee {
+    py::object target, named;
+    std::string base;
+  };
+  const Callee& callee(py::handle target);
 
   py::object fx_graph_cls_, getitem_, tensor_cls_, module_cls_;
   py::object graph_state_, snapshot_, flatten_, is_plain_;  // fxlint_capture.replay / .outputs
   py::object split_, remove_;                                // fxlint_capture.split
   py::object nameable_fn_;                                   // fxlint_capture.targets
   py::object make_node_;                                     // fxlint_capture.nodes
-  std::unordered_map<PyObject*, std::pair<py::object, py::object>> nameable_;  // target -> (target, named)
+  std::unordered_map<PyObject*, Callee> callees_;             // by target, which each keeps alive
   std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
   std::vector<GraphRec> graphs_;
   int current_ = -1;

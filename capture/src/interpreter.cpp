@@ -10,37 +10,38 @@
 
 #include "frame_stack.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
 BuiltinRefs::BuiltinRefs() {
   py::module_ b = py::module_::import("builtins");
-  getattr_fn = b.attr("getattr");
-  setattr_fn = b.attr("setattr");
-  locals_fn = b.attr("locals");
-  vars_fn = b.attr("vars");
-  globals_fn = b.attr("globals");
-  eval_fn = b.attr("eval");
-  exec_fn = b.attr("exec");
-  map_fn = b.attr("map");
-  object_type = b.attr("object");
-  object_setattr = object_type.attr("__setattr__");
-  sorted_fn = b.attr("sorted");
-  min_fn = b.attr("min");
-  max_fn = b.attr("max");
-  super_type = b.attr("super");
+  getattr_fn = b.attr(interned("getattr"));
+  setattr_fn = b.attr(interned("setattr"));
+  locals_fn = b.attr(interned("locals"));
+  vars_fn = b.attr(interned("vars"));
+  globals_fn = b.attr(interned("globals"));
+  eval_fn = b.attr(interned("eval"));
+  exec_fn = b.attr(interned("exec"));
+  map_fn = b.attr(interned("map"));
+  object_type = b.attr(interned("object"));
+  object_setattr = object_type.attr(interned("__setattr__"));
+  sorted_fn = b.attr(interned("sorted"));
+  min_fn = b.attr(interned("min"));
+  max_fn = b.attr(interned("max"));
+  super_type = b.attr(interned("super"));
   for (const char* name : {"list", "tuple", "iter", "enumerate", "zip", "reversed"}) iterating.push_back(b.attr(name));
 }
 
 Interpreter::Interpreter(CaptureOptions options) : options_(options) {
   operator_ = py::module_::import("operator");
   torch_ = py::module_::import("torch");
-  set_grad_enabled_ = torch_.attr("_C").attr("_set_grad_enabled");
-  is_grad_enabled_ = torch_.attr("is_grad_enabled");
-  tensor_cls_ = torch_.attr("Tensor");
-  module_cls_ = torch_.attr("nn").attr("Module");
+  set_grad_enabled_ = torch_.attr(interned("_C")).attr(interned("_set_grad_enabled"));
+  is_grad_enabled_ = torch_.attr(interned("is_grad_enabled"));
+  tensor_cls_ = torch_.attr(interned("Tensor"));
+  module_cls_ = torch_.attr(interned("nn")).attr(interned("Module"));
   getattr_ = builtins_.getattr_fn;
-  prepend_frame_ = py::module_::import("fxlint_capture.frames").attr("prepend_frame");
+  prepend_frame_ = py::module_::import("fxlint_capture.frames").attr(interned("prepend_frame"));
 }
 
 py::object Interpreter::resume(Frame& f, bool& yielded, py::object exc) {

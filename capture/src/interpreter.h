@@ -258,7 +258,8 @@ class Interpreter : public std::enable_shared_from_this<Interpreter> {
   std::vector<Frame*> frames_;
   std::unordered_set<PyObject*> created_;
   std::vector<py::object> keep_alive_;
-  std::unordered_map<PyObject*, std::string> module_sources_;  // sub-module -> L['self'].path
+  std::vector<std::pair<py::object, std::string>> module_tree_;  // the root's sub-modules and paths
+  std::unordered_map<PyObject*, std::string> module_sources_;    // sub-module -> L['self'].path
   int result_graph_floor_ = 0;
   py::object root_;  // the captured module, when a module was captured
   py::object prepend_frame_;

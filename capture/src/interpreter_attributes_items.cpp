@@ -5,6 +5,7 @@
 #include "frame_stack.h"
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -54,7 +55,7 @@ void Interpreter::DELETE_SUBSCR(Frame& f, const Instr&) {
   py::object obj = pop(f);
   if (PyObject_DelItem(obj.ptr(), index.ptr()) < 0) throw py::error_already_set();
   if (!created_here(obj) && (PyList_Check(obj.ptr()) || PyDict_Check(obj.ptr())))
-    side_effect("container", "del " + std::string(py::str(py::type::of(obj).attr("__name__"))) + "[...]",
+    side_effect("container", "del " + std::string(py::str(py::type::of(obj).attr(interned("__name__")))) + "[...]",
                 py::none(), "FX204", "FX404");
 }
 

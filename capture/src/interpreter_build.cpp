@@ -5,6 +5,7 @@
 #include "frame_stack.h"
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -52,7 +53,7 @@ void Interpreter::BUILD_CONST_KEY_MAP(Frame& f, const Instr& in) {
 void Interpreter::BUILD_STRING(Frame& f, const Instr& in) {
   py::list parts(in.arg);
   for (int i = in.arg - 1; i >= 0; --i) parts[i] = pop(f);
-  f.stack.push_back(py::str("").attr("join")(parts));
+  f.stack.push_back(py::str("").attr(interned("join"))(parts));
 }
 
 void Interpreter::BUILD_SLICE(Frame& f, const Instr& in) {

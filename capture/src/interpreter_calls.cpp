@@ -8,7 +8,9 @@
 #include "frame_stack.h"
 #include "generator.h"
 #include "interpreter.h"
+#include "module_tree.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 namespace {
@@ -36,9 +38,9 @@ const std::set<std::string>& mutating_methods() {
 // logs and then breaks compiles a graph of its own, one node long.
 bool is_usage_logging(py::handle callable, py::handle result) {
   if (!result.is_none() || !PyCFunction_Check(callable.ptr())) return false;
-  py::object module = py::getattr(callable, "__module__", py::none());
+  py::object module = py::getattr(callable, interned("__module__"), py::none());
   if (!PyUnicode_Check(module.ptr()) || std::string(py::str(module)) != "torch._C") return false;
-  return std::string(py::str(callable.attr("__name__"))).rfind("_log_api_usage", 0) == 0;
+  return std::string(py::str(callable.attr(interned("__name__")))).rfind("_log_api_usage", 0) == 0;
 }
 
 }  // namespace
@@ -53,7 +55,7 @@ void Interpreter::note_container_mutation(py::handle callable, const std::vector
   PyObject* self = PyCFunction_GET_SELF(callable.ptr());
   if (!self || !(PyList_Check(self) || PyDict_Check(self) || PySet_Check(self))) return;
   if (created_here(self)) return;
-  std::string name = py::str(callable.attr("__name__"));
+  std::string name = py::str(callable.attr(interned("__name__")));
   if (!mutating_methods().count(name)) return;
   std::string target = std::string(Py_TYPE(self)->tp_name) + "." + name;
   py::object value = args.empty() ? py::none() : args.back();
@@ -101,7 +103,7 @@ std::vector<py::object> Interpreter::bind_arguments(const DecodedCode& code, py:
     mark_created(extra);  // the callee's own **kwargs dict: kw.pop() changes nothing outside
   }
 
-  py::object defaults = py::getattr(fn, "__defaults__", py::none());
+  py::object defaults = py::getattr(fn, interned("__defaults__"), py::none());
   int ndefaults = defaults.is_none() ? 0 : static_cast<int>(py::len(defaults));
   for (int i = 0; i < npos; ++i) {
     if (locals[i]) continue;
@@ -112,7 +114,7 @@ std::vector<py::object> Interpreter::bind_arguments(const DecodedCode& code, py:
       raise_type_error(fname + " missing required positional argument: '" + code.localsplus_names[i] + "'");
     }
   }
-  py::object kwdefaults = py::getattr(fn, "__kwdefaults__", py::none());
+  py::object kwdefaults = py::getattr(fn, interned("__kwdefaults__"), py::none());
   for (int i = npos; i < npos + nkwonly; ++i) {
     if (locals[i]) continue;
     py::str key(code.localsplus_names[i]);
@@ -141,11 +143,11 @@ py::object Interpreter::call_with_key(Frame& f, py::handle callable, const std::
     if (std::string(py::str(kv.first)) != "key") rest[kv.first] = kv.second;
   if (graphs_.contains_tensor(keys)) {
     graphs_.escape(keys);
-    std::string name = py::str(callable.attr("__name__"));
+    std::string name = py::str(callable.attr(interned("__name__")));
     graph_break({name + "() compares tensors and needs a Python bool", "FX103", "GB0170"});
   }
   if (items.empty()) return call_eagerly(callable, {items}, rest);  // default=, or the builtin's own error
-  rest["key"] = keys.attr("__getitem__");
+  rest["key"] = keys.attr(interned("__getitem__"));
   py::object order = call_eagerly(callable, {py::reinterpret_steal<py::object>(PyObject_CallFunction(
                                                  reinterpret_cast<PyObject*>(&PyRange_Type), "n",
                                                  static_cast<Py_ssize_t>(items.size())))},
@@ -169,10 +171,10 @@ void Interpreter::add_tensor_inputs(const std::string& name, const std::string& 
   // Tensors inside argument containers (a list of images, a dict of features) are inputs too.
   if (graphs_.is_tensor(value)) {
     graphs_.add_input(name, value);
-    std::string detail = std::string(py::str(value.attr("dtype"))) + " " +
-                         std::string(py::str(py::tuple(value.attr("shape")))) + " " +
-                         std::string(py::str(value.attr("device"))) +
-                         (value.attr("requires_grad").cast<bool>() ? " requires_grad" : "");
+    std::string detail = std::string(py::str(value.attr(interned("dtype")))) + " " +
+                         std::string(py::str(py::tuple(value.attr(interned("shape"))))) + " " +
+                         std::string(py::str(value.attr(interned("device")))) +
+                         (value.attr(interned("requires_grad")).cast<bool>() ? " requires_grad" : "");
     records_.add_guard(source, "TENSOR_MATCH", detail);
     return;
   }
@@ -184,7 +186,7 @@ void Interpreter::add_tensor_inputs(const std::string& name, const std::string& 
       ++i;
     }
   } else if (PyDict_Check(value.ptr())) {
-    records_.add_guard(source, "DICT_KEYS", py::repr(py::list(value.attr("keys")())));
+    records_.add_guard(source, "DICT_KEYS", py::repr(py::list(value.attr(interned("keys"))())));
     for (auto kv : py::reinterpret_borrow<py::dict>(value))
       add_tensor_inputs(name + "_" + std::string(py::str(kv.first)),
                         source + "[" + std::string(py::repr(kv.first)) + "]", kv.second);
@@ -193,7 +195,7 @@ void Interpreter::add_tensor_inputs(const std::string& name, const std::string& 
 
 py::object Interpreter::run_function(py::handle fn, const std::vector<py::object>& args, py::handle kwargs,
                                      const char* source_prefix) {
-  py::object fcode = fn.attr("__code__");
+  py::object fcode = fn.attr(interned("__code__"));
   const DecodedCode& code = decode(fcode);
   bool top_level = frames_.empty();
 
@@ -234,8 +236,8 @@ py::object Interpreter::run_function(py::handle fn, const std::vector<py::object
     enter_frame_mode(*frame);
     // Wrapped in a real generator object (inspect.isgenerator), which delegates to it.
     static py::object* as_generator =  // never destroyed: it would outlive the interpreter at exit
-        new py::object(py::module_::import("fxlint_capture.frames").attr("as_generator"));
-    py::object qualname = fcode.attr("co_qualname");
+        new py::object(py::module_::import("fxlint_capture.frames").attr(interned("as_generator")));
+    py::object qualname = fcode.attr(interned("co_qualname"));
     return (*as_generator)(py::cast(InterpretedGenerator(shared_from_this(), std::move(frame))), py::str(code.name),
                         qualname);
   }
@@ -249,7 +251,7 @@ void Interpreter::init_frame(Frame& f, const DecodedCode& code, py::handle fn, c
                              py::handle kwargs, const char* source_prefix) {
   f.code = &code;
   f.function = py::reinterpret_borrow<py::object>(fn);
-  f.globals = fn.attr("__globals__");
+  f.globals = fn.attr(interned("__globals__"));
   PyObject* b = PyDict_GetItemString(f.globals.ptr(), "__builtins__");
   f.builtins = b ? py::reinterpret_borrow<py::object>(b) : py::object(py::module_::import("builtins"));
   f.locals = bind_arguments(code, fn, args, kwargs);
@@ -265,11 +267,11 @@ void Interpreter::register_inputs(const DecodedCode& code, const std::vector<py:
     if (graphs_.contains_tensor(v)) {
       add_tensor_inputs(code.localsplus_names[i], src, v);
     } else if (PyObject_IsInstance(v.ptr(), module_cls_.ptr()) == 1) {
-      records_.add_guard(src, "NN_MODULE", py::str(py::type::of(v).attr("__name__")));
+      records_.add_guard(src, "NN_MODULE", py::str(py::type::of(v).attr(interned("__name__"))));
     } else if (v.is_none() || PyLong_Check(v.ptr()) || PyFloat_Check(v.ptr()) || PyUnicode_Check(v.ptr())) {
       records_.add_guard(src, "CONSTANT_MATCH", py::repr(v));
     } else {
-      records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr("__name__")));
+      records_.add_guard(src, "TYPE_MATCH", py::str(py::type::of(v).attr(interned("__name__"))));
     }
   }
 }
@@ -320,13 +322,13 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
   // functools.partial: what it wraps, called with its bound arguments first, as Dynamo does
   // (`self.act = functools.partial(F.gelu, approximate="tanh")`). The type is looked up once
   // and kept for the process's life.
-  static PyObject* const partial_type = py::object(py::module_::import("functools").attr("partial")).release().ptr();
+  static PyObject* const partial_type = py::object(py::module_::import("functools").attr(interned("partial"))).release().ptr();
   if (Py_TYPE(c) == reinterpret_cast<PyTypeObject*>(partial_type)) {
-    py::object func = callable.attr("func");
+    py::object func = callable.attr(interned("func"));
     std::vector<py::object> full;
-    for (py::handle a : py::tuple(callable.attr("args"))) full.push_back(py::reinterpret_borrow<py::object>(a));
+    for (py::handle a : py::tuple(callable.attr(interned("args")))) full.push_back(py::reinterpret_borrow<py::object>(a));
     full.insert(full.end(), args.begin(), args.end());
-    py::dict merged(callable.attr("keywords"));
+    py::dict merged(callable.attr(interned("keywords")));
     if (kwargs) {
       for (auto kv : py::reinterpret_borrow<py::dict>(kwargs)) merged[kv.first] = kv.second;
     }
@@ -361,7 +363,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
   bool wants_globals = c == b.globals_fn.ptr() && args.empty();
   bool evaluates = (c == b.eval_fn.ptr() || c == b.exec_fn.ptr()) && args.size() == 1 && !kwargs;
   if (wants_locals || wants_globals || evaluates) {
-    std::string name = py::str(callable.attr("__name__"));
+    std::string name = py::str(callable.attr(interned("__name__")));
     for (const auto& v : f.locals)
       if (v) graphs_.escape(v);
     graph_break({name + "() inspects or runs Python code the capture cannot trace", "FX504", ""});
@@ -426,7 +428,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       full.insert(full.end(), args.begin(), args.end());
       py::object r = run_function(plan.function, full, kwargs, nullptr);
       if (!r.is_none()) raise_type_error("__init__() should return None, not '" +
-                                         std::string(py::str(py::type::of(r).attr("__name__"))) + "'");
+                                         std::string(py::str(py::type::of(r).attr(interned("__name__")))) + "'");
       return obj;
     }
     case CallKind::LeafModule: {
@@ -439,7 +441,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       if (graphs_.contains_tensor(r) || is_usage_logging(callable, r))
         graphs_.record("call_function", callable, to_tuple(args), kwargs ? kwargs : py::dict(), r);
       if (PyMethod_Check(c) && policy_.is_grad_mode_object(PyMethod_GET_SELF(c)) &&
-          std::string(py::str(callable.attr("__name__"))) == "__exit__")
+          std::string(py::str(callable.attr(interned("__name__")))) == "__exit__")
         graphs_.record("call_function", set_grad_enabled_, py::make_tuple(is_grad_enabled_()), py::dict(),
                        py::none(), false);
       return r;
@@ -457,7 +459,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
         fn = torch_.attr(is_max ? "maximum" : "minimum");
         call_args = {args[0], args[1]};
       } else {
-        fn = torch_.attr("clamp");
+        fn = torch_.attr(interned("clamp"));
         call_args = {first_tensor ? args[0] : args[1]};
         call_kwargs[is_max ? "min" : "max"] = first_tensor ? args[1] : args[0];
       }
@@ -519,14 +521,16 @@ py::object Interpreter::run(py::handle fn, py::tuple args, py::dict kwargs) {
   py::object target = py::reinterpret_borrow<py::object>(fn);
   if (PyObject_IsInstance(fn.ptr(), module_cls_.ptr()) == 1) {
     root_ = target;
-    graphs_.set_root(fn);
+    module_tree_ = module_tree(fn);
+    graphs_.set_root(module_tree_);
     full.push_back(target);
     target = policy_.module_entry(fn);
   } else if (PyMethod_Check(fn.ptr())) {
     py::object self = py::reinterpret_borrow<py::object>(PyMethod_GET_SELF(fn.ptr()));
     if (PyObject_IsInstance(self.ptr(), module_cls_.ptr()) == 1) {
       root_ = self;
-      graphs_.set_root(self);
+      module_tree_ = module_tree(self);
+      graphs_.set_root(module_tree_);
     }
     full.push_back(self);
     target = py::reinterpret_borrow<py::object>(PyMethod_GET_FUNCTION(fn.ptr()));
@@ -539,8 +543,8 @@ py::object Interpreter::run(py::handle fn, py::tuple args, py::dict kwargs) {
   if (policy_.is_hook_runner(target)) {
     // Name the inputs after forward's parameters, as without hooks; tensors are
     // tracked by identity, so the hook runner passes the same inputs on.
-    py::object forward = py::type::of(fn).attr("forward");
-    const DecodedCode& code = decode(forward.attr("__code__"));
+    py::object forward = py::type::of(fn).attr(interned("forward"));
+    const DecodedCode& code = decode(forward.attr(interned("__code__")));
     register_inputs(code, bind_arguments(code, forward, full, kwargs), "L");
     return run_function(target, full, kwargs, nullptr);
   }

@@ -5,6 +5,7 @@
 #include "frame_stack.h"
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -16,7 +17,7 @@ void Interpreter::MAKE_FUNCTION(Frame& f, const Instr& in) {
   if (in.arg & kFunctionKwDefaults) kwdefaults = pop(f);
   if (in.arg & kFunctionDefaults) defaults = pop(f);
   py::object fn =
-      steal_or_throw(PyFunction_NewWithQualName(fcode.ptr(), f.globals.ptr(), fcode.attr("co_qualname").ptr()));
+      steal_or_throw(PyFunction_NewWithQualName(fcode.ptr(), f.globals.ptr(), fcode.attr(interned("co_qualname")).ptr()));
   if (closure && PyFunction_SetClosure(fn.ptr(), closure.ptr()) < 0) throw py::error_already_set();
   if (defaults && PyFunction_SetDefaults(fn.ptr(), defaults.ptr()) < 0) throw py::error_already_set();
   if (kwdefaults && PyFunction_SetKwDefaults(fn.ptr(), kwdefaults.ptr()) < 0) throw py::error_already_set();
@@ -33,7 +34,7 @@ void Interpreter::MAKE_FUNCTION(Frame& f, const Instr& in) {
 }
 
 void Interpreter::LOAD_BUILD_CLASS(Frame& f, const Instr&) {
-  f.stack.push_back(py::module_::import("builtins").attr("__build_class__"));
+  f.stack.push_back(py::module_::import("builtins").attr(interned("__build_class__")));
 }
 
 void Interpreter::IMPORT_NAME(Frame& f, const Instr& in) {
@@ -50,7 +51,7 @@ void Interpreter::IMPORT_FROM(Frame& f, const Instr& in) {
   PyObject* v = PyObject_GetAttr(mod.ptr(), name.ptr());
   if (!v) {
     PyErr_Clear();
-    std::string full = std::string(py::str(mod.attr("__name__"))) + "." + std::string(py::str(name));
+    std::string full = std::string(py::str(mod.attr(interned("__name__")))) + "." + std::string(py::str(name));
     v = PyImport_ImportModule(full.c_str());
     if (!v) throw py::error_already_set();
   }

@@ -5,6 +5,7 @@
 #include "frame_stack.h"
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -23,7 +24,7 @@ void Interpreter::BEFORE_WITH(Frame& f, const Instr&) {
 void Interpreter::WITH_EXCEPT_START(Frame& f, const Instr&) {
   py::object exc = top(f, 1);
   py::object exit = top(f, 4);
-  py::object tb = py::getattr(exc, "__traceback__", py::none());
+  py::object tb = py::getattr(exc, interned("__traceback__"), py::none());
   py::object r = steal_or_throw(PyObject_CallFunctionObjArgs(
       exit.ptr(), reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr(), tb.ptr(), nullptr));
   f.stack.push_back(r);

@@ -5,6 +5,7 @@
 #include "frame_stack.h"
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -67,7 +68,7 @@ void Interpreter::MAKE_CELL(Frame& f, const Instr& in) {
 }
 
 void Interpreter::COPY_FREE_VARS(Frame& f, const Instr& in) {
-  py::object closure = py::getattr(f.function, "__closure__", py::none());
+  py::object closure = py::getattr(f.function, interned("__closure__"), py::none());
   for (int i = 0; i < in.arg; ++i) f.locals.at(f.code->first_free + i) = closure[py::int_(i)];
 }
 

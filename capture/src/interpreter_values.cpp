@@ -4,6 +4,7 @@
 
 #include "interpreter.h"
 #include "py_errors.h"
+#include "interned.h"
 
 namespace fxcap {
 namespace {
@@ -104,7 +105,7 @@ void Interpreter::side_effect(const std::string& kind, const std::string& target
   r.kind = kind;
   r.target = target;
   r.code = graphs_.contains_tensor(value) ? tensor_code : scalar_code;
-  r.value_type = value ? std::string(py::str(py::type::of(value).attr("__name__"))) : "None";
+  r.value_type = value ? std::string(py::str(py::type::of(value).attr(interned("__name__")))) : "None";
   r.stack = user_stack();
   records_.side_effects.push_back(std::move(r));
 }
@@ -113,33 +114,30 @@ std::string Interpreter::source_of(py::handle obj) const {
   if (root_ && obj.ptr() == root_.ptr()) return "L['self']";
   if (root_ && module_sources_.empty()) {
     auto& sources = const_cast<std::unordered_map<PyObject*, std::string>&>(module_sources_);
-    for (auto item : root_.attr("named_modules")()) {
-      auto t = py::reinterpret_borrow<py::tuple>(item);
-      std::string path = py::str(t[0]);
-      sources.emplace(t[1].ptr(), path.empty() ? "L['self']" : "L['self']." + path);
-    }
+    for (const auto& [module, path] : module_tree_)
+      sources.emplace(module.ptr(), path.empty() ? "L['self']" : "L['self']." + path);
   }
   auto it = module_sources_.find(obj.ptr());
   if (it != module_sources_.end()) return it->second;
-  return "<" + std::string(py::str(py::type::of(obj).attr("__qualname__"))) + " object>";
+  return "<" + std::string(py::str(py::type::of(obj).attr(interned("__qualname__")))) + " object>";
 }
 
 void Interpreter::record_global_read(const std::string& name, py::handle value) {
   std::string source = "G['" + name + "']";
   if (graphs_.is_tensor(value)) {
-    records_.add_guard(source, "TENSOR_MATCH", py::str(value.attr("dtype")).cast<std::string>() + " " +
-                                                   std::string(py::str(py::tuple(value.attr("shape")))));
+    records_.add_guard(source, "TENSOR_MATCH", py::str(value.attr(interned("dtype"))).cast<std::string>() + " " +
+                                                   std::string(py::str(py::tuple(value.attr(interned("shape"))))));
   } else if (PyModule_Check(value.ptr())) {
     return;
   } else if (PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1) {
-    records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr("__name__")));
+    records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr(interned("__name__"))));
   } else if (value.is_none() || is_plain_data(value)) {
     std::string text = py::repr(value);
     if (text.size() > 120) text = text.substr(0, 117) + "...";
     records_.add_guard(source, "CONSTANT_MATCH", text);
     if (!value.is_none()) records_.add_specialization(name, value, user_stack());
   } else {
-    records_.add_guard(source, "ID_MATCH", py::str(py::type::of(value).attr("__name__")));
+    records_.add_guard(source, "ID_MATCH", py::str(py::type::of(value).attr(interned("__name__"))));
   }
 }
 
@@ -149,7 +147,7 @@ bool Interpreter::truth(py::handle value, bool assert_test) {
     if (PyErr_Occurred()) throw py::error_already_set();
     if (assert_test) {
       // As TorchDynamo does: an assert on a tensor stays in the graph.
-      graphs_.record("call_function", torch_.attr("_assert"),
+      graphs_.record("call_function", torch_.attr(interned("_assert")),
                      py::make_tuple(value, py::str("assertion error")), py::dict(), py::none());
       return real;
     }
@@ -199,7 +197,7 @@ py::object Interpreter::compare_op(int op, py::handle a, py::handle b) {
 
 static bool has_mask(const GraphBuilder& g, py::handle index, py::handle bool_dtype, py::handle uint8) {
   if (g.is_tensor(index)) {
-    py::object dt = index.attr("dtype");
+    py::object dt = index.attr(interned("dtype"));
     return dt.ptr() == bool_dtype.ptr() || dt.ptr() == uint8.ptr();
   }
   if (PyTuple_Check(index.ptr()) || PyList_Check(index.ptr())) {
@@ -211,7 +209,7 @@ static bool has_mask(const GraphBuilder& g, py::handle index, py::handle bool_dt
 
 static bool has_tensor_slice_bound(const GraphBuilder& g, py::handle index) {
   if (PySlice_Check(index.ptr()))
-    return g.is_tensor(index.attr("start")) || g.is_tensor(index.attr("stop")) || g.is_tensor(index.attr("step"));
+    return g.is_tensor(index.attr(interned("start"))) || g.is_tensor(index.attr(interned("stop"))) || g.is_tensor(index.attr(interned("step")));
   if (PyTuple_Check(index.ptr())) {
     for (auto i : index)
       if (has_tensor_slice_bound(g, i)) return true;
@@ -221,7 +219,7 @@ static bool has_tensor_slice_bound(const GraphBuilder& g, py::handle index) {
 
 py::object Interpreter::subscript(py::handle obj, py::handle index) {
   if (graphs_.is_tensor(obj)) {
-    if (has_mask(graphs_, index, torch_.attr("bool"), torch_.attr("uint8"))) {
+    if (has_mask(graphs_, index, torch_.attr(interned("bool")), torch_.attr(interned("uint8")))) {
       graphs_.escape(obj);
       graphs_.escape(index);
       graph_break({"boolean mask indexing: the result's size depends on tensor data", "FX301", "GB0036"});
@@ -238,7 +236,7 @@ py::object Interpreter::subscript(py::handle obj, py::handle index) {
       return r;
     }
     py::object r = steal_or_throw(PyObject_GetItem(obj.ptr(), index.ptr()));
-    graphs_.record("call_function", operator_.attr("getitem"), py::make_tuple(obj, index), py::dict(), r);
+    graphs_.record("call_function", operator_.attr(interned("getitem")), py::make_tuple(obj, index), py::dict(), r);
     return r;
   }
   if (graphs_.is_tensor(index) && (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()))) {
@@ -254,14 +252,14 @@ void Interpreter::store_subscript(py::handle obj, py::handle index, py::handle v
     // Through a boolean mask too: TorchDynamo traces `x[mask] = v` as one
     // in-graph index_put_, without a break (reading `v[mask]` is the break).
     if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
-    graphs_.record("call_function", operator_.attr("setitem"), py::make_tuple(obj, index, value), py::dict(),
+    graphs_.record("call_function", operator_.attr(interned("setitem")), py::make_tuple(obj, index, value), py::dict(),
                    py::none());
     graphs_.changed_in_place(obj);
     return;
   }
   if (PyObject_SetItem(obj.ptr(), index.ptr(), value.ptr()) < 0) throw py::error_already_set();
   if (!created_here(obj) && (PyList_Check(obj.ptr()) || PyDict_Check(obj.ptr()))) {
-    side_effect("container", std::string(py::str(py::type::of(obj).attr("__name__"))) + "[" +
+    side_effect("container", std::string(py::str(py::type::of(obj).attr(interned("__name__")))) + "[" +
                                  std::string(py::repr(index)) + "]",
                 value, "FX204", "FX404");
   }
@@ -278,7 +276,7 @@ void Interpreter::load_attr(Frame& f, py::handle obj, py::handle name) {
     records_.add_guard(source_of(obj) + "." + std::string(py::str(name)), "CONSTANT_MATCH", text);
   } else if (PyModule_Check(obj.ptr()) && is_plain_data(value)) {
     // A module-level value read as `mod.NAME`: guarded and baked in, like a global.
-    std::string qual = std::string(py::str(obj.attr("__name__"))) + "." + std::string(py::str(name));
+    std::string qual = std::string(py::str(obj.attr(interned("__name__")))) + "." + std::string(py::str(name));
     std::string text = py::repr(value);
     if (text.size() > 120) text = text.substr(0, 117) + "...";
     records_.add_guard("G['" + qual + "']", "CONSTANT_MATCH", text);

@@ -1,4 +1,5 @@
 #include "records.h"
+#include "interned.h"
 
 namespace fxcap {
 
@@ -11,18 +12,18 @@ void Records::add_specialization(const std::string& name, py::handle value, std:
   if (!specialized_.insert(name).second) return;
   std::string text = py::repr(value);
   if (text.size() > 200) text = text.substr(0, 197) + "...";
-  specializations.push_back({name, text, py::str(py::type::of(value).attr("__name__")), std::move(stack)});
+  specializations.push_back({name, text, py::str(py::type::of(value).attr(interned("__name__"))), std::move(stack)});
 }
 
 py::list stack_to_python(const std::vector<StackEntry>& stack) {
-  static py::object& getline = *new py::object(py::module_::import("linecache").attr("getline"));
+  static py::object& getline = *new py::object(py::module_::import("linecache").attr(interned("getline")));
   py::list out;
   for (const auto& e : stack) {
     py::dict d;
     d["filename"] = e.filename;
     d["lineno"] = e.lineno;
     d["name"] = e.name;
-    d["line"] = getline(e.filename, e.lineno).attr("strip")();
+    d["line"] = getline(e.filename, e.lineno).attr(interned("strip"))();
     out.append(d);
   }
   return out;

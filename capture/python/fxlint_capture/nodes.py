@@ -3,7 +3,9 @@
 `Graph.create_node` walks every argument of every node for symbolic values
 (torch.SymInt and kin) to warn about them: a sixth of a capture's time on a
 small model. The capture's arguments are the real values that ran, never
-symbolic, so it adds its nodes the way create_node does without that walk.
+symbolic, so it adds its nodes the way create_node does without that walk,
+and without asking the graph's namespace to check a name the capture already
+made unique.
 When this torch's Graph lacks what that needs, or a graph made so does not
 match one made by create_node, create_node itself is used.
 """
@@ -16,9 +18,12 @@ from torch.fx.node import Node
 
 
 def _lean(graph, op, target, args, kwargs, name):
-    name = graph._graph_namespace.create_name(name, None)
+    # The capture names each node uniquely and legally itself (one name table
+    # per graph): the namespace only has to learn the name.
     node = Node(graph, name, op, target, args, kwargs, None)
-    graph._graph_namespace.associate_name_with_obj(name, node)
+    namespace = graph._graph_namespace
+    namespace._used_names.add(name)
+    namespace._obj_to_name[node] = name
     graph._insert(node)
     graph._find_nodes_lookup_table.insert(node)
     graph._len += 1
