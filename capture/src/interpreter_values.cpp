@@ -5,6 +5,7 @@
 #include "interpreter.h"
 #include "py_errors.h"
 #include "interned.h"
+#include "short_repr.h"
 
 namespace fxcap {
 namespace {
@@ -132,8 +133,7 @@ void Interpreter::record_global_read(const std::string& name, py::handle value) 
   } else if (PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1) {
     records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr(interned("__name__"))));
   } else if (value.is_none() || is_plain_data(value)) {
-    std::string text = py::repr(value);
-    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    std::string text = short_repr(value, 120);
     records_.add_guard(source, "CONSTANT_MATCH", text);
     if (!value.is_none()) records_.add_specialization(name, value, user_stack());
   } else {
@@ -271,14 +271,13 @@ void Interpreter::load_attr(Frame& f, py::handle obj, py::handle name) {
     graphs_.record("call_function", getattr_, py::make_tuple(obj, name), py::dict(), value);
   } else if (PyObject_IsInstance(obj.ptr(), module_cls_.ptr()) == 1 && (value.is_none() || is_plain_data(value)) &&
              !PyTuple_Check(value.ptr())) {
-    std::string text = py::repr(value);
-    if (text.size() > 120) text = text.substr(0, 117) + "...";
-    records_.add_guard(source_of(obj) + "." + std::string(py::str(name)), "CONSTANT_MATCH", text);
+    std::string source = source_of(obj) + "." + std::string(py::str(name));
+    if (!records_.has_guard(source, "CONSTANT_MATCH"))
+      records_.add_guard(std::move(source), "CONSTANT_MATCH", short_repr(value, 120));
   } else if (PyModule_Check(obj.ptr()) && is_plain_data(value)) {
     // A module-level value read as `mod.NAME`: guarded and baked in, like a global.
     std::string qual = std::string(py::str(obj.attr(interned("__name__")))) + "." + std::string(py::str(name));
-    std::string text = py::repr(value);
-    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    std::string text = short_repr(value, 120);
     records_.add_guard("G['" + qual + "']", "CONSTANT_MATCH", text);
     records_.add_specialization(qual, value, user_stack());
   }

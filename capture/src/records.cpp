@@ -1,5 +1,6 @@
 #include "records.h"
 #include "interned.h"
+#include "short_repr.h"
 
 namespace fxcap {
 
@@ -10,8 +11,7 @@ void Records::add_guard(std::string source, std::string kind, std::string detail
 
 void Records::add_specialization(const std::string& name, py::handle value, std::vector<StackEntry> stack) {
   if (!specialized_.insert(name).second) return;
-  std::string text = py::repr(value);
-  if (text.size() > 200) text = text.substr(0, 197) + "...";
+  std::string text = short_repr(value, 200);
   specializations.push_back({name, text, py::str(py::type::of(value).attr(interned("__name__"))), std::move(stack)});
 }
 

@@ -64,6 +64,10 @@ class Records {
   std::vector<SpecializationRecord> specializations;
 
   void add_guard(std::string source, std::string kind, std::string detail);
+  // Whether that guard is there already (its detail need not be made again).
+  bool has_guard(const std::string& source, const std::string& kind) const {
+    return guard_keys_.count({source, kind}) > 0;
+  }
   void add_specialization(const std::string& name, py::handle value, std::vector<StackEntry> stack);
   // Python dicts/lists for the report (source lines are filled in by linecache).
   py::dict to_python() const;

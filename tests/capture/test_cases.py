@@ -265,6 +265,26 @@ def test_tensors_inside_argument_containers_are_graph_inputs():
     assert {"L['images'][0]", "L['images'][1]", "L['extra']['bias']"} <= sources
 
 
+def test_guard_text_is_the_values_repr_cut_to_120_characters():
+    class Holder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cache = {"ab": torch.zeros(4, 196, dtype=torch.float16)}
+            self.steps = list(range(10_000))
+            self.small = {"k": [1, 2.5, "s", None, True], "e": set(), "one": (3,)}
+
+        def forward(self, x):
+            return x * len(self.cache) + len(self.steps) + len(self.small)
+
+    report = fxlint_capture.explain(Holder())(torch.ones(2))
+    detail = {g["source"]: g["detail"] for g in report.guards if g["kind"] == "CONSTANT_MATCH"}
+    # Plain values read exactly as repr() writes them, up to the cut.
+    assert detail["L['self'].small"] == repr({"k": [1, 2.5, "s", None, True], "e": set(), "one": (3,)})
+    assert detail["L['self'].steps"] == repr(list(range(10_000)))[:117] + "..."
+    # A tensor in a container is named by dtype and shape, not printed.
+    assert detail["L['self'].cache"] == "{'ab': tensor(float16[4, 196])}"
+
+
 def test_decoder_agrees_with_dis():
     import dis
 
