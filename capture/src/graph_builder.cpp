@@ -19,9 +19,24 @@ py::object version_of(py::handle tensor) {
   return py::reinterpret_steal<py::object>(v);
 }
 
+// Names generated code cannot bind (builtins, keywords): the same for every capture.
+const std::unordered_set<std::string>& illegal_names() {
+  static const auto& names = *[] {
+    auto* out = new std::unordered_set<std::string>();
+    py::object illegal = py::getattr(py::module_::import("torch.fx.graph"), interned("_illegal_names"), py::none());
+    if (illegal.is_none()) {
+      illegal = py::module_::import("builtins").attr(interned("__dict__"));
+      for (auto kw : py::module_::import("keyword").attr(interned("kwlist"))) out->insert(py::str(kw));
+    }
+    for (auto name : illegal) out->insert(py::str(name));
+    return out;
+  }();
+  return names;
+}
+
 }  // namespace
 
-GraphBuilder::GraphBuilder() {
+GraphBuilder::GraphBuilder() : illegal_names_(illegal_names()) {
   fx_graph_cls_ = py::module_::import("torch.fx").attr(interned("Graph"));
   getitem_ = py::module_::import("operator").attr(interned("getitem"));
   py::module_ torch = py::module_::import("torch");
@@ -38,13 +53,6 @@ GraphBuilder::GraphBuilder() {
   remove_ = split.attr(interned("remove"));
   nameable_fn_ = py::module_::import("fxlint_capture.targets").attr(interned("nameable"));
   make_node_ = py::module_::import("fxlint_capture.nodes").attr(interned("make_node"));
-  py::object fx_graph_module = py::module_::import("torch.fx.graph");
-  py::object illegal = py::getattr(fx_graph_module, interned("_illegal_names"), py::none());
-  if (illegal.is_none()) {
-    illegal = py::module_::import("builtins").attr(interned("__dict__"));
-    for (auto kw : py::module_::import("keyword").attr(interned("kwlist"))) illegal_names_.insert(py::str(kw));
-  }
-  for (auto name : illegal) illegal_names_.insert(py::str(name));
   on_dead_ = py::cpp_function([this](py::handle weakref) { forget(weakref.ptr()); });
 }
 

@@ -139,7 +139,7 @@ class GraphBuilder {
   py::object nameable_fn_;                                   // fxlint_capture.targets
   py::object make_node_;                                     // fxlint_capture.nodes
   std::unordered_map<PyObject*, Callee> callees_;             // by target, which each keeps alive
-  std::unordered_set<std::string> illegal_names_;            // names generated code cannot bind
+  const std::unordered_set<std::string>& illegal_names_;     // names generated code cannot bind
   std::vector<GraphRec> graphs_;
   int current_ = -1;
   std::unordered_map<PyObject*, Origin> origins_;

@@ -124,21 +124,25 @@ std::string Interpreter::source_of(py::handle obj) const {
 }
 
 void Interpreter::record_global_read(const std::string& name, py::handle value) {
+  if (PyModule_Check(value.ptr())) return;
   std::string source = "G['" + name + "']";
-  if (graphs_.is_tensor(value)) {
-    records_.add_guard(source, "TENSOR_MATCH", py::str(value.attr(interned("dtype"))).cast<std::string>() + " " +
-                                                   std::string(py::str(py::tuple(value.attr(interned("shape"))))));
-  } else if (PyModule_Check(value.ptr())) {
-    return;
-  } else if (PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1) {
-    records_.add_guard(source, "NN_MODULE", py::str(py::type::of(value).attr(interned("__name__"))));
-  } else if (value.is_none() || is_plain_data(value)) {
-    std::string text = short_repr(value, 120);
-    records_.add_guard(source, "CONSTANT_MATCH", text);
-    if (!value.is_none()) records_.add_specialization(name, value, user_stack());
+  bool plain = value.is_none() || is_plain_data(value);
+  if (plain && !value.is_none() && !records_.has_specialization(name))
+    records_.add_specialization(name, value, user_stack());
+  bool tensor = graphs_.is_tensor(value);
+  bool module = !tensor && PyObject_IsInstance(value.ptr(), module_cls_.ptr()) == 1;
+  const char* kind = tensor ? "TENSOR_MATCH" : module ? "NN_MODULE" : plain ? "CONSTANT_MATCH" : "ID_MATCH";
+  if (records_.has_guard(source, kind)) return;  // read before: its detail is not made again
+  std::string detail;
+  if (tensor) {
+    detail = py::str(value.attr(interned("dtype"))).cast<std::string>() + " " +
+             std::string(py::str(py::tuple(value.attr(interned("shape")))));
+  } else if (plain && !module) {
+    detail = short_repr(value, 120);
   } else {
-    records_.add_guard(source, "ID_MATCH", py::str(py::type::of(value).attr(interned("__name__"))));
+    detail = py::str(py::type::of(value).attr(interned("__name__")));
   }
+  records_.add_guard(std::move(source), kind, std::move(detail));
 }
 
 bool Interpreter::truth(py::handle value, bool assert_test) {
@@ -279,7 +283,7 @@ void Interpreter::load_attr(Frame& f, py::handle obj, py::handle name) {
     std::string qual = std::string(py::str(obj.attr(interned("__name__")))) + "." + std::string(py::str(name));
     std::string text = short_repr(value, 120);
     records_.add_guard("G['" + qual + "']", "CONSTANT_MATCH", text);
-    records_.add_specialization(qual, value, user_stack());
+    if (!records_.has_specialization(qual)) records_.add_specialization(qual, value, user_stack());
   }
   f.stack.push_back(std::move(value));
 }

@@ -69,6 +69,7 @@ class Records {
     return guard_keys_.count({source, kind}) > 0;
   }
   void add_specialization(const std::string& name, py::handle value, std::vector<StackEntry> stack);
+  bool has_specialization(const std::string& name) const { return specialized_.count(name) > 0; }
   // Python dicts/lists for the report (source lines are filled in by linecache).
   py::dict to_python() const;
 
