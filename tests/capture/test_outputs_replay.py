@@ -337,3 +337,33 @@ def test_a_graph_that_draws_random_numbers_is_not_cut_at_a_break_in_a_call(monke
     torch.manual_seed(0)
     cut = fxlint_capture.explain(_draws_then_calls)(torch.randn(4))
     assert cut.graph_count == 4 and not all(r["ok"] for r in cut.replays), cut.replays
+
+
+def _breaks_in_call(y):
+    w = y * 2
+    n = int(w.sum() > 0)  # a break inside the inlined call
+    return w * n
+
+
+def _calls_under_no_grad(x):
+    z = x * 3
+    with torch.no_grad():
+        out = _breaks_in_call(z)
+    return out + z
+
+
+def test_a_graph_that_switches_grad_mode_is_not_cut_at_a_break_in_a_call(monkeypatch):
+    # Cut at the call, the callee's part would replay in the grad mode the
+    # caller's graph opened with, not the no_grad it ran under.
+    x = torch.randn(4, requires_grad=True)
+    report = fxlint_capture.explain(_calls_under_no_grad)(x)
+    assert report.graph_count == 3 and all(r["ok"] for r in report.replays), report.replays
+    assert report.result.requires_grad and torch.equal(report.result, _calls_under_no_grad(x))
+
+    from fxlint_capture import split
+
+    monkeypatch.setattr(split, "_STATEFUL", ())  # what the refusal prevents
+    cut = fxlint_capture.explain(_calls_under_no_grad)(x)
+    assert cut.graph_count == 4
+    (failed,) = [r for r in cut.replays if not r["ok"]]
+    assert "requires grad where the capture's does not" in failed["reason"]

@@ -89,8 +89,9 @@ class _KeepState:
 
 def _compare(actual, expected):
     """None when `actual` (the replay's tensors) equals `expected` ((tensor,
-    version) pairs or tensors); else why not. Tensors changed in place after
-    the graph ran (their version moved) are not compared."""
+    version) pairs or tensors), in values and in whether they require grad;
+    else why not. Tensors changed in place after the graph ran (their version
+    moved) are not compared."""
     if len(actual) != len(expected):
         return f"the graph returns {len(actual)} tensors where the capture produced {len(expected)}", 0.0, 0
     worst, skipped = 0.0, 0
@@ -104,6 +105,9 @@ def _compare(actual, expected):
         if a.shape != e.shape or a.dtype != e.dtype:
             return (f"output {i} is {a.dtype} {tuple(a.shape)} where the capture produced "
                     f"{e.dtype} {tuple(e.shape)}"), worst, skipped
+        if a.requires_grad != e.requires_grad:  # made in another grad mode
+            return (f"output {i} {'requires' if a.requires_grad else 'does not require'} grad where the "
+                    f"capture's {'does not' if a.requires_grad else 'does'}"), worst, skipped
         if a.numel() == 0:
             continue
         a_, e_ = a.detach(), e.detach()

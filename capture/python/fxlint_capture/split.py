@@ -22,6 +22,11 @@ _RANDOM = frozenset({
 })
 
 
+# Calls that switch global state the graph's later nodes run under: a graph
+# opened after one would replay in the state the capture kept when it opened.
+_STATEFUL = (torch._C._set_grad_enabled,)
+
+
 def _name(node):
     target = node.target
     return target if isinstance(target, str) else getattr(target, "__name__", "")
@@ -56,7 +61,7 @@ def split(graph, cuts, keep):
         return None
     for n in nodes:
         if n.op in ("call_function", "call_method") and (
-                _name(n) in _RANDOM or n.target is torch._C._set_grad_enabled):
+                _name(n) in _RANDOM or n.target in _STATEFUL):
             return None
     seg = _segment_of(nodes, cuts)
     for n in nodes:  # an element taken out of an earlier segment's value belongs to it
