@@ -53,7 +53,12 @@ GraphBuilder::GraphBuilder() : illegal_names_(illegal_names()) {
   remove_ = split.attr(interned("remove"));
   nameable_fn_ = py::module_::import("fxlint_capture.targets").attr(interned("nameable"));
   make_node_ = py::module_::import("fxlint_capture.nodes").attr(interned("make_node"));
-  on_dead_ = py::cpp_function([this](py::handle weakref) { forget(weakref.ptr()); });
+  // A plain C function: it runs each time a recorded tensor dies, where a
+  // pybind11 function's dispatch would cost more than the forgetting.
+  static PyMethodDef def = {"forget", &GraphBuilder::on_dead, METH_O, nullptr};
+  py::capsule self(this);
+  on_dead_ = py::reinterpret_steal<py::object>(PyCFunction_New(&def, self.ptr()));
+  if (!on_dead_) throw py::error_already_set();
 }
 
 GraphBuilder::~GraphBuilder() {
@@ -73,6 +78,13 @@ void GraphBuilder::set_origin(py::handle tensor, Origin o) {
     o.watch = py::reinterpret_borrow<py::object>(tensor);
   }
   origins_[tensor.ptr()] = std::move(o);
+}
+
+PyObject* GraphBuilder::on_dead(PyObject* capsule, PyObject* weakref) {
+  auto* builder = static_cast<GraphBuilder*>(PyCapsule_GetPointer(capsule, nullptr));
+  if (!builder) return nullptr;
+  builder->forget(weakref);
+  Py_RETURN_NONE;
 }
 
 void GraphBuilder::forget(PyObject* weakref) {

@@ -113,6 +113,7 @@ class GraphBuilder {
 
   void set_origin(py::handle tensor, Origin o);
   void forget(PyObject* weakref);
+  static PyObject* on_dead(PyObject* capsule, PyObject* weakref);
   GraphRec& current();
   std::string unique_name(GraphRec& g, const std::string& base);
   std::string base_name(const char* op, py::handle target) const;

@@ -84,7 +84,7 @@ void Interpreter::MAP_ADD(Frame& f, const Instr& in) {
 void Interpreter::merge_into(Frame& f, const Instr& in, const char* method) {
   py::object v = pop(f);
   if (graphs_.is_tensor(v)) v = unbind(v);
-  top(f, in.arg).attr(method)(v);
+  top(f, in.arg).attr(interned(method))(v);
 }
 
 void Interpreter::LIST_EXTEND(Frame& f, const Instr& in) { merge_into(f, in, "extend"); }

@@ -456,7 +456,7 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       std::vector<py::object> call_args;
       py::dict call_kwargs;
       if (first_tensor && second_tensor) {
-        fn = torch_.attr(is_max ? "maximum" : "minimum");
+        fn = torch_.attr(interned(is_max ? "maximum" : "minimum"));
         call_args = {args[0], args[1]};
       } else {
         fn = torch_.attr(interned("clamp"));

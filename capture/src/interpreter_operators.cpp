@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include "frame_stack.h"
+#include "interned.h"
 #include "interpreter.h"
 #include "py_errors.h"
 
@@ -12,7 +13,7 @@ void Interpreter::unary_number(Frame& f, PyObject* (*apply)(PyObject*), const ch
   py::object v = pop(f);
   py::object result = steal_or_throw(apply(v.ptr()));
   if (graphs_.is_tensor(result))
-    graphs_.record("call_function", operator_.attr(operator_name), py::make_tuple(v), py::dict(), result);
+    graphs_.record("call_function", operator_.attr(interned(operator_name)), py::make_tuple(v), py::dict(), result);
   f.stack.push_back(result);
 }
 

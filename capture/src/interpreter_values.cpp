@@ -186,7 +186,7 @@ py::object Interpreter::binary_op(BinaryOperator op, py::handle a, py::handle b)
     const char* name = i < first_inplace          ? kBinaryNames[i]
                        : graphs_.is_tensor(a) ? kInplaceNames[i - first_inplace]
                                               : kBinaryNames[i - first_inplace];
-    graphs_.record("call_function", operator_.attr(name), py::make_tuple(a, b), py::dict(), result);
+    graphs_.record("call_function", operator_.attr(interned(name)), py::make_tuple(a, b), py::dict(), result);
   }
   return result;
 }
@@ -195,7 +195,7 @@ py::object Interpreter::compare_op(int op, py::handle a, py::handle b) {
   if (op < 0 || op > 5) raise(PyExc_SystemError, "bad COMPARE_OP argument");
   py::object result = steal_or_throw(PyObject_RichCompare(a.ptr(), b.ptr(), op));
   if (graphs_.is_tensor(result))
-    graphs_.record("call_function", operator_.attr(kCompareNames[op]), py::make_tuple(a, b), py::dict(), result);
+    graphs_.record("call_function", operator_.attr(interned(kCompareNames[op])), py::make_tuple(a, b), py::dict(), result);
   return result;
 }
 
