@@ -1,5 +1,6 @@
 #include "call_policy.h"
 #include "interned.h"
+#include "tensor_check.h"
 
 #include <Python.h>
 
@@ -93,7 +94,7 @@ CallPolicy::CallPolicy() {
 }
 
 bool CallPolicy::is_tensor(py::handle v) const {
-  return v && PyObject_IsInstance(v.ptr(), tensor_cls_.ptr()) == 1;
+  return v && is_tensor_object(v.ptr(), tensor_cls_.ptr());
 }
 
 bool CallPolicy::any_tensor(const std::vector<py::object>& args, py::handle kwargs) const {

@@ -1,5 +1,6 @@
 #include "graph_builder.h"
 #include "interned.h"
+#include "tensor_check.h"
 
 #include <Python.h>
 
@@ -96,8 +97,7 @@ void GraphBuilder::forget(PyObject* weakref) {
 }
 
 bool GraphBuilder::is_tensor(py::handle value) const {
-  if (!value) return false;
-  return PyObject_IsInstance(value.ptr(), tensor_cls_.ptr()) == 1;
+  return value && is_tensor_object(value.ptr(), tensor_cls_.ptr());
 }
 
 bool GraphBuilder::contains_tensor(py::handle value) const {
@@ -331,9 +331,11 @@ py::object GraphBuilder::map_arg(py::handle value) {
   if (!contains_tensor(value)) return py::reinterpret_borrow<py::object>(value);
   if (is_tensor(value)) return node_for(value);
   if (PyTuple_Check(value.ptr())) {
-    py::list items;
-    for (auto item : value) items.append(map_arg(item));
-    return py::tuple(items);
+    Py_ssize_t n = PyTuple_GET_SIZE(value.ptr());
+    py::tuple items(n);
+    for (Py_ssize_t i = 0; i < n; ++i)
+      PyTuple_SET_ITEM(items.ptr(), i, map_arg(PyTuple_GET_ITEM(value.ptr(), i)).release().ptr());
+    return items;
   }
   if (PyList_Check(value.ptr())) {
     py::list items;
