@@ -1,5 +1,6 @@
 #include "compile_units.h"
 #include "interned.h"
+#include "tensor_check.h"
 
 #include <Python.h>
 
@@ -29,7 +30,7 @@ struct Describer {
       free += PyLong_CheckExact(p) ? "i," : "f,";
     } else if (PyUnicode_CheckExact(p)) {
       add("s" + std::string(py::str(v)) + ",");
-    } else if (PyObject_IsInstance(p, tensor_cls.ptr()) == 1) {
+    } else if (is_tensor_object(p, tensor_cls.ptr())) {
       std::string dtype = py::str(v.attr(interned("dtype")));
       bool grad = v.attr(interned("requires_grad")).cast<bool>();
       py::tuple shape(v.attr(interned("shape")));

@@ -11,6 +11,7 @@
 #include "module_tree.h"
 #include "py_errors.h"
 #include "interned.h"
+#include "tensor_check.h"
 
 namespace fxcap {
 namespace {
@@ -450,8 +451,8 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
       // Dynamo does not compare here: a tensor and a number become torch.clamp,
       // two tensors torch.maximum / torch.minimum; the result is a tensor.
       bool is_max = plan.method == "max";
-      bool first_tensor = PyObject_IsInstance(args[0].ptr(), tensor_cls_.ptr()) == 1;
-      bool second_tensor = PyObject_IsInstance(args[1].ptr(), tensor_cls_.ptr()) == 1;
+      bool first_tensor = is_tensor_object(args[0].ptr(), tensor_cls_.ptr());
+      bool second_tensor = is_tensor_object(args[1].ptr(), tensor_cls_.ptr());
       py::object fn;
       std::vector<py::object> call_args;
       py::dict call_kwargs;

@@ -3,6 +3,7 @@
 #include <Python.h>
 
 #include "interned.h"
+#include "tensor_check.h"
 
 namespace fxcap {
 
@@ -11,7 +12,7 @@ namespace {
 bool is_tensor(py::handle v) {
   static py::handle& tensor_cls =
       *new py::handle(py::object(py::module_::import("torch").attr(interned("Tensor"))).release());
-  return PyObject_IsInstance(v.ptr(), tensor_cls.ptr()) == 1;
+  return is_tensor_object(v.ptr(), tensor_cls.ptr());
 }
 
 // Appends the repr of `v` to `out`; false once `out` passed `limit` (the rest is cut anyway).
