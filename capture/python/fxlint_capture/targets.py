@@ -22,8 +22,16 @@ _qualified_name = getattr(fx_node, "_get_qualified_name", None)
 _from_torch = getattr(fx_graph, "_is_from_torch", None)
 
 
+# Targets whose qualified name leads back to them, by id: module-level callables,
+# which live as long as their module, so every capture after the first skips fx's
+# naming. The entry keeps its target, and `is` rejects an id reused by another.
+_NAMED = {}
+
+
 def nameable(target):
     """target itself when fx's generated code refers to it, else a function that calls it."""
+    if _NAMED.get(id(target)) is target:
+        return target
     if _written_right(target):
         return target
 
@@ -45,9 +53,12 @@ def _written_right(target):
         name = _qualified_name(target)
     except Exception:  # noqa: BLE001 - fx cannot name it at all
         return False
+    resolved = _resolve(name) is target
+    if resolved:
+        _NAMED[id(target)] = target
     if _from_torch is not None and not _from_torch(target):
         return True  # fx keeps the object itself in the generated code's globals
-    return _resolve(name) is target
+    return resolved
 
 
 def _resolve(qualified):
