@@ -4,11 +4,12 @@
 // packing (decode_operand), the exception table and line table formats are the
 // 3.11 ones. Later versions add their own branch here.
 #include "bytecode.h"
-#include "interned.h"
 
 #include <Python.h>
 
 #include <unordered_map>
+
+#include "interned.h"
 
 namespace fxcap {
 namespace {

@@ -1,11 +1,12 @@
 #include "call_policy.h"
-#include "interned.h"
-#include "tensor_check.h"
 
 #include <Python.h>
 
 #include <functional>
 #include <set>
+
+#include "interned.h"
+#include "tensor_check.h"
 
 namespace fxcap {
 namespace {
@@ -89,7 +90,7 @@ CallPolicy::CallPolicy() {
   for (const char* n : {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"})
     if (py::hasattr(torch, n)) grad_mode_classes_.push_back(torch.attr(n));
   // sysconfig computes its paths on every call; the answer never changes.
-  static const std::string stdlib_dir = py::str(py::module_::import("sysconfig").attr(interned("get_paths"))()["stdlib"]);
+  static const std::string stdlib_dir = py::str(py::module_::import("sysconfig").attr("get_paths")()["stdlib"]);
   stdlib_dir_ = stdlib_dir;
 }
 

@@ -1,8 +1,9 @@
 #include "compile_units.h"
-#include "interned.h"
-#include "tensor_check.h"
 
 #include <Python.h>
+
+#include "interned.h"
+#include "tensor_check.h"
 
 namespace fxcap {
 namespace {
@@ -85,7 +86,7 @@ CompileUnits::Lookup CompileUnits::enter(const DecodedCode& code, int start, con
   Unit& unit = units_[{&code, start}];
   if (unit.skip) return {Verdict::Skip, nullptr};
   static py::handle tensor_cls = py::object(py::module_::import("torch").attr(interned("Tensor"))).release();
-  static py::handle module_cls = py::object(py::module_::import("torch").attr(interned("nn")).attr(interned("Module"))).release();
+  static py::handle module_cls = py::object(py::module_::import("torch").attr("nn").attr("Module")).release();
   Describer d{tensor_cls, module_cls, {}, {}};
   for (const auto& v : values) d.value(v, 0);
   for (auto& e : unit.entries) {

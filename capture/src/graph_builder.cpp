@@ -1,6 +1,4 @@
 #include "graph_builder.h"
-#include "interned.h"
-#include "tensor_check.h"
 
 #include <Python.h>
 
@@ -8,6 +6,9 @@
 #include <cctype>
 #include <cstring>
 #include <unordered_set>
+
+#include "interned.h"
+#include "tensor_check.h"
 
 namespace fxcap {
 

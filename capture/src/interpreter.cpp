@@ -9,8 +9,8 @@
 #include <algorithm>
 
 #include "frame_stack.h"
-#include "py_errors.h"
 #include "interned.h"
+#include "py_errors.h"
 
 namespace fxcap {
 

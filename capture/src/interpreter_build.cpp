@@ -3,9 +3,9 @@
 #include <Python.h>
 
 #include "frame_stack.h"
+#include "interned.h"
 #include "interpreter.h"
 #include "py_errors.h"
-#include "interned.h"
 
 namespace fxcap {
 

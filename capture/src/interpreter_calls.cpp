@@ -7,10 +7,10 @@
 
 #include "frame_stack.h"
 #include "generator.h"
+#include "interned.h"
 #include "interpreter.h"
 #include "module_tree.h"
 #include "py_errors.h"
-#include "interned.h"
 #include "tensor_check.h"
 
 namespace fxcap {
@@ -323,11 +323,12 @@ py::object Interpreter::call(Frame& f, py::handle callable, std::vector<py::obje
   // functools.partial: what it wraps, called with its bound arguments first, as Dynamo does
   // (`self.act = functools.partial(F.gelu, approximate="tanh")`). The type is looked up once
   // and kept for the process's life.
-  static PyObject* const partial_type = py::object(py::module_::import("functools").attr(interned("partial"))).release().ptr();
+  static PyObject* const partial_type = py::object(py::module_::import("functools").attr("partial")).release().ptr();
   if (Py_TYPE(c) == reinterpret_cast<PyTypeObject*>(partial_type)) {
     py::object func = callable.attr(interned("func"));
     std::vector<py::object> full;
-    for (py::handle a : py::tuple(callable.attr(interned("args")))) full.push_back(py::reinterpret_borrow<py::object>(a));
+    for (py::handle a : py::tuple(callable.attr(interned("args"))))
+      full.push_back(py::reinterpret_borrow<py::object>(a));
     full.insert(full.end(), args.begin(), args.end());
     py::dict merged(callable.attr(interned("keywords")));
     if (kwargs) {

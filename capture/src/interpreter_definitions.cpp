@@ -3,9 +3,9 @@
 #include <Python.h>
 
 #include "frame_stack.h"
+#include "interned.h"
 #include "interpreter.h"
 #include "py_errors.h"
-#include "interned.h"
 
 namespace fxcap {
 
@@ -16,8 +16,8 @@ void Interpreter::MAKE_FUNCTION(Frame& f, const Instr& in) {
   if (in.arg & kFunctionAnnotations) annotations = pop(f);
   if (in.arg & kFunctionKwDefaults) kwdefaults = pop(f);
   if (in.arg & kFunctionDefaults) defaults = pop(f);
-  py::object fn =
-      steal_or_throw(PyFunction_NewWithQualName(fcode.ptr(), f.globals.ptr(), fcode.attr(interned("co_qualname")).ptr()));
+  py::object qualname = fcode.attr(interned("co_qualname"));
+  py::object fn = steal_or_throw(PyFunction_NewWithQualName(fcode.ptr(), f.globals.ptr(), qualname.ptr()));
   if (closure && PyFunction_SetClosure(fn.ptr(), closure.ptr()) < 0) throw py::error_already_set();
   if (defaults && PyFunction_SetDefaults(fn.ptr(), defaults.ptr()) < 0) throw py::error_already_set();
   if (kwdefaults && PyFunction_SetKwDefaults(fn.ptr(), kwdefaults.ptr()) < 0) throw py::error_already_set();

@@ -2,9 +2,9 @@
 // records (guards, side effects, breaks) that reading and writing them leaves.
 #include <Python.h>
 
+#include "interned.h"
 #include "interpreter.h"
 #include "py_errors.h"
-#include "interned.h"
 #include "short_repr.h"
 
 namespace fxcap {
@@ -195,7 +195,8 @@ py::object Interpreter::compare_op(int op, py::handle a, py::handle b) {
   if (op < 0 || op > 5) raise(PyExc_SystemError, "bad COMPARE_OP argument");
   py::object result = steal_or_throw(PyObject_RichCompare(a.ptr(), b.ptr(), op));
   if (graphs_.is_tensor(result))
-    graphs_.record("call_function", operator_.attr(interned(kCompareNames[op])), py::make_tuple(a, b), py::dict(), result);
+    graphs_.record("call_function", operator_.attr(interned(kCompareNames[op])), py::make_tuple(a, b), py::dict(),
+                   result);
   return result;
 }
 
@@ -213,7 +214,8 @@ static bool has_mask(const GraphBuilder& g, py::handle index, py::handle bool_dt
 
 static bool has_tensor_slice_bound(const GraphBuilder& g, py::handle index) {
   if (PySlice_Check(index.ptr()))
-    return g.is_tensor(index.attr(interned("start"))) || g.is_tensor(index.attr(interned("stop"))) || g.is_tensor(index.attr(interned("step")));
+    return g.is_tensor(index.attr(interned("start"))) || g.is_tensor(index.attr(interned("stop"))) ||
+           g.is_tensor(index.attr(interned("step")));
   if (PyTuple_Check(index.ptr())) {
     for (auto i : index)
       if (has_tensor_slice_bound(g, i)) return true;

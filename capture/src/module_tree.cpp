@@ -1,9 +1,10 @@
 #include "module_tree.h"
-#include "interned.h"
 
 #include <Python.h>
 
 #include <unordered_set>
+
+#include "interned.h"
 
 namespace fxcap {
 

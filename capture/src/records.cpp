@@ -1,4 +1,5 @@
 #include "records.h"
+
 #include "interned.h"
 #include "short_repr.h"
 
