@@ -367,3 +367,22 @@ def test_a_graph_that_switches_grad_mode_is_not_cut_at_a_break_in_a_call(monkeyp
     assert cut.graph_count == 4
     (failed,) = [r for r in cut.replays if not r["ok"]]
     assert "requires grad where the capture's does not" in failed["reason"]
+
+
+def test_a_call_target_rebound_since_an_earlier_capture_is_not_named_by_its_old_name(monkeypatch):
+    # A graph names a torch function by its qualified name. Once `torch.sigmoid`
+    # is rebound, the original function can no longer be named so: the graph
+    # must keep the object itself, or its code would call the new binding.
+    original = torch.sigmoid
+
+    def f(x):
+        return original(x) + 1
+
+    x = torch.randn(5)
+    first = fxlint_capture.explain(f)(x)
+    assert all(r["ok"] for r in first.replays), first.replays
+    monkeypatch.setattr(torch, "sigmoid", lambda t: t * 0 - 7)
+    second = fxlint_capture.explain(f)(x)
+    assert all(r["ok"] for r in second.replays), second.replays
+    out = second.graphs[0](*second.graph_inputs[0])
+    assert torch.equal(out[0] if isinstance(out, tuple) else out, original(x) + 1)

@@ -22,15 +22,18 @@ _qualified_name = getattr(fx_node, "_get_qualified_name", None)
 _from_torch = getattr(fx_graph, "_is_from_torch", None)
 
 
-# Targets whose qualified name leads back to them, by id: module-level callables,
-# which live as long as their module, so every capture after the first skips fx's
-# naming. The entry keeps its target, and `is` rejects an id reused by another.
+# Targets whose qualified name led back to them, by id: module-level callables,
+# which live as long as their module, so later captures skip fx's naming. The
+# entry keeps its target (`is` rejects an id reused by another object) and the
+# name, which must still lead back to it: a module attribute rebound since (a
+# patched torch function) would make fx's code call the new one.
 _NAMED = {}
 
 
 def nameable(target):
     """target itself when fx's generated code refers to it, else a function that calls it."""
-    if _NAMED.get(id(target)) is target:
+    known = _NAMED.get(id(target))
+    if known is not None and known[0] is target and _resolve(known[1]) is target:
         return target
     if _written_right(target):
         return target
@@ -55,7 +58,7 @@ def _written_right(target):
         return False
     resolved = _resolve(name) is target
     if resolved:
-        _NAMED[id(target)] = target
+        _NAMED[id(target)] = (target, name)
     if _from_torch is not None and not _from_torch(target):
         return True  # fx keeps the object itself in the generated code's globals
     return resolved
