@@ -2,15 +2,32 @@
 
 namespace fxlint {
 
+namespace {
+
+// A size or value some compiled caller makes data-dependent stays so, even
+// where callers disagree on the kind: the callee fails under export when
+// reached from that caller. Likewise for what one of a function's returns gives.
+Value joined_value(const Value& a, const Value& b) {
+  Value joined = join(a, b);
+  joined.data_dependent = a.data_dependent || b.data_dependent;
+  return joined;
+}
+
+}  // namespace
+
 ArgumentTypes::ArgumentTypes(const ArgumentTypes& other) {
   std::lock_guard<std::mutex> lock(other.mutex_);
   joined_ = other.joined_;
+  returns_ = other.returns_;
+  consulted_ = other.consulted_;
 }
 
 ArgumentTypes& ArgumentTypes::operator=(const ArgumentTypes& other) {
   if (this == &other) return *this;
   std::scoped_lock lock(mutex_, other.mutex_);
   joined_ = other.joined_;
+  returns_ = other.returns_;
+  consulted_ = other.consulted_;
   return *this;
 }
 
@@ -32,17 +49,63 @@ bool ArgumentTypes::same_calls(const ArgumentTypes& other, int file, int functio
 
 void ArgumentTypes::merge(const ArgumentTypes& other) {
   std::map<std::pair<int, int>, std::vector<Value>> theirs;
+  std::map<std::pair<int, int>, Returned> their_returns;
   {
     std::lock_guard<std::mutex> lock(other.mutex_);
     theirs = other.joined_;
+    their_returns = other.returns_;
   }
   for (const auto& [key, values] : theirs) record(key.first, key.second, values);
+  for (const auto& [key, r] : their_returns) record_return(key.first, key.second, r);
+}
+
+bool ArgumentTypes::same_returns(const ArgumentTypes& other) const {
+  if (this == &other) return true;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  return returns_ == other.returns_;
+}
+
+ArgumentTypes::Returned ArgumentTypes::Returned::join(const Returned& a, const Returned& b) {
+  Returned out{joined_value(a.whole, b.whole), {}};
+  if (a.elements.size() != b.elements.size()) return out;
+  for (size_t i = 0; i < a.elements.size(); ++i) out.elements.push_back(joined_value(a.elements[i], b.elements[i]));
+  return out;
+}
+
+void ArgumentTypes::record_return(int file, int function, const Returned& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, first] = returns_.try_emplace({file, function}, r);
+  if (!first) it->second = Returned::join(it->second, r);
+}
+
+void ArgumentTypes::consulted(int file, int function) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  consulted_.insert({file, function});
+}
+
+bool ArgumentTypes::same_consulted(const ArgumentTypes& a, const ArgumentTypes& b) const {
+  std::set<std::pair<int, int>> read;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    read = consulted_;
+  }
+  for (const auto& [file, function] : read) {
+    if (a.returned(file, function) != b.returned(file, function)) return false;
+  }
+  return true;
+}
+
+std::optional<ArgumentTypes::Returned> ArgumentTypes::returned(int file, int function) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = returns_.find({file, function});
+  if (it == returns_.end()) return std::nullopt;
+  return it->second;
 }
 
 bool ArgumentTypes::operator==(const ArgumentTypes& other) const {
   if (this == &other) return true;
   std::scoped_lock lock(mutex_, other.mutex_);
-  return joined_ == other.joined_;
+  return joined_ == other.joined_ && returns_ == other.returns_;
 }
 
 void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_parameter) {
@@ -52,13 +115,7 @@ void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_
   std::vector<Value>& known = it->second;
   if (known.size() < by_parameter.size()) known.resize(by_parameter.size());
   for (size_t i = 0; i < known.size(); ++i) {
-    Value passed = i < by_parameter.size() ? by_parameter[i] : Value::unknown();
-    Value joined = join(known[i], passed);
-    // A size or value some compiled caller makes data-dependent stays so, even
-    // where callers disagree on the kind: the callee fails under export when
-    // reached from that caller.
-    joined.data_dependent = known[i].data_dependent || passed.data_dependent;
-    known[i] = joined;
+    known[i] = joined_value(known[i], i < by_parameter.size() ? by_parameter[i] : Value::unknown());
   }
 }
 
@@ -70,3 +127,4 @@ Value ArgumentTypes::parameter(int file, int function, size_t index) const {
 }
 
 }  // namespace fxlint
+

@@ -2,10 +2,13 @@
 // What compiled callers pass to project functions, joined over every call site
 // seen: `self._decode(boxes)` with `boxes` a tensor makes the helper's
 // unannotated `boxes` parameter a tensor. Joined kinds are what every caller
-// agrees on; `data_dependent` is what any caller makes so. Thread-safe for
-// recording.
+// agrees on; `data_dependent` is what any caller makes so. Likewise what each
+// walked function returns, so that a caller's `boxes, losses = self.rpn(x)`
+// learns what the callee computed. Thread-safe for recording.
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,27 @@ class ArgumentTypes {
   // Whether `other` knows the same of the function's calls: a walk of that
   // function then sees the same parameters with either.
   bool same_calls(const ArgumentTypes& other, int file, int function) const;
+  // What a function returns, joined over its `return` statements (and calls):
+  // the value, and for `return a, b` each element (empty when the statements
+  // disagree on the count).
+  struct Returned {
+    Value whole;
+    std::vector<Value> elements;
+    friend bool operator==(const Returned&, const Returned&) = default;
+    // What either of two returns may give.
+    static Returned join(const Returned& a, const Returned& b);
+  };
+  void record_return(int file, int function, const Returned& returned);
+  std::optional<Returned> returned(int file, int function) const;
+  // Whether `other` knows the same of every function's returns: a walk then
+  // sees the same calls' results with either.
+  bool same_returns(const ArgumentTypes& other) const;
+  // A walk recording here read what function `function` of `file` returns.
+  void consulted(int file, int function);
+  // Whether `a` and `b` know the same returns of every function a walk
+  // recording here consulted: it then sees the same with either.
+  bool same_consulted(const ArgumentTypes& a, const ArgumentTypes& b) const;
+
   // Joins in everything `other` recorded.
   void merge(const ArgumentTypes& other);
   bool operator==(const ArgumentTypes& other) const;
@@ -36,6 +60,8 @@ class ArgumentTypes {
  private:
   mutable std::mutex mutex_;
   std::map<std::pair<int, int>, std::vector<Value>> joined_;
+  std::map<std::pair<int, int>, Returned> returns_;
+  std::set<std::pair<int, int>> consulted_;  // not merged: what one walk read
 };
 
 }  // namespace fxlint

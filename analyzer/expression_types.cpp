@@ -153,6 +153,7 @@ Value SemanticModel::type_of(Node e) const {
         all_tensor = all_tensor && v.is_tensor();
         data_dependent = data_dependent && v.data_dependent;
       }
+      if (!any && e.is(NodeKind::List)) return Value::of(ValueKind::EmptyList);
       Value r = any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
       return r;
@@ -168,8 +169,15 @@ Value SemanticModel::type_of(Node e) const {
   }
 }
 
-Value SemanticModel::unpacked_element(Node value_node, const Value& v) const {
+Value SemanticModel::unpacked_element(Node value_node, const Value& v, size_t index, size_t count) const {
   Node call = value_node ? value_node.unparenthesized() : Node();
+  if (known_ && call.is(NodeKind::Call)) {
+    // `boxes, losses = self.rpn(x)`: what the callee's `return boxes, losses` gave.
+    if (auto it = callees_.find(call.id()); it != callees_.end()) {
+      std::optional<ArgumentTypes::Returned> r = known_->returned(it->second.file, it->second.function);
+      if (r && r->elements.size() == count) return r->elements[index];
+    }
+  }
   if (v.is_tensor() && call.is(NodeKind::Call)) {
     // A module's forward or a project function typed as returning a tensor
     // often returns a tuple (`emb, h, w = self.patch_embed(x)`); only torch's
@@ -217,6 +225,13 @@ Value SemanticModel::comparison_value(Node e) const {
             : any_data ? Value::of(ValueKind::TensorData)
             : acc.kind == ValueKind::Unknown ? Value::unknown() : Value::of(ValueKind::Static);
   if (r.is_tensor() || r.kind == ValueKind::Static) r.data_dependent = any_data_dependent;
+  if (r.kind == ValueKind::Static && r.data_dependent) {
+    // The same comparison of the same value, tested on every path before: decided there.
+    if (auto [name, hash] = literal_comparison(e); hash) {
+      const Value* v = local(name);
+      r.truth_decided = v && v->decided_comparison == hash;
+    }
+  }
   return r;
 }
 
@@ -241,7 +256,16 @@ Value SemanticModel::comprehension_value(Node e) const {
   }
   Node body = e.field("body");
   if (!body || e.is(NodeKind::DictionaryComprehension) || e.is(NodeKind::SetComprehension)) return Value::unknown();
-  return value_of(body).is_tensor() ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+  Value element = value_of(body);
+  if (element.is_tensor()) {
+    Value r = Value::of(ValueKind::TensorSequence);
+    r.dtype = element.dtype;
+    r.data_dependent = element.data_dependent;
+    return r;
+  }
+  // `[b.size(0) for b in boxes]`: sizes, each drawn from data when the tensors' rows are.
+  if (element.kind == ValueKind::Static && !e.is(NodeKind::GeneratorExpression)) return element;
+  return Value::unknown();
 }
 
 Value SemanticModel::attribute_value(Node attr) const {
@@ -356,11 +380,13 @@ Value SemanticModel::call_value(Node call) const {
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
     if (ov.kind == ValueKind::Module) {
       if (method != "forward" && method != "__call__") return Value::unknown();
-      record_module_call(call, object);
-      return Value::tensor();
+      return record_module_call(call, object);
     }
     if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
       return method_call_value(call, callee);
+    }
+    if (Value r = attribute_method_value(call, object, method); r.kind != ValueKind::Unknown || callees_.count(call.id())) {
+      return r;
     }
   }
   return function_call_value(call, callee, positional, a);
@@ -447,7 +473,7 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
       if (f.valid()) {
         record_call(call, f);
         const FunctionInfo& info = project_.file(f.file).functions[static_cast<size_t>(f.function)];
-        if (r.kind == ValueKind::Unknown && info.returns_tensor) r = Value::tensor();
+        if (r.kind == ValueKind::Unknown) r = project_result(call, f, info.returns_tensor ? Value::tensor() : r);
       }
     }
     if (r.is_tensor() || r.kind == ValueKind::TensorSequence) {
@@ -463,13 +489,13 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     FunctionRef f = project_.resolve_function(file_index_, function_index_, written);
     if (f.valid()) {
       record_call(call, f);
-      return project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor ? Value::tensor()
-                                                                                              : Value::unknown();
+      return project_result(
+          call, f, project_.file(f.file).functions[static_cast<size_t>(f.function)].returns_tensor ? Value::tensor()
+                                                                                                  : Value::unknown());
     }
   }
   if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) {
-    record_module_call(call, callee);
-    return Value::tensor();
+    return record_module_call(call, callee);
   }
   return Value::unknown();
 }
@@ -487,20 +513,40 @@ bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<
   return (first.is_tensor() || first.kind == ValueKind::TensorSequence) && first.data_dependent;
 }
 
+// self.box_coder.decode(...): a method of the project class `self.box_coder` was built from.
+Value SemanticModel::attribute_method_value(Node call, Node object, std::string_view method) const {
+  if (cls_ < 0 || self_.empty() || !object.is(NodeKind::Attribute)) return Value::unknown();
+  Node owner = object.field("object").unparenthesized();
+  if (!owner.is(NodeKind::Identifier) || owner.text(src_) != self_) return Value::unknown();
+  ClassRef c = project_.self_attribute_class({file_index_, cls_}, object.field("attribute").text(src_));
+  if (!c.valid()) return Value::unknown();
+  FunctionRef m = project_.find_method(c, method);
+  if (!m.valid()) return Value::unknown();
+  record_call(call, m, true);
+  return project_result(
+      call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
+                                                                                              : Value::unknown());
+}
+
 // self.method(...) / self.block(...)
 Value SemanticModel::method_call_value(Node call, Node callee) const {
   std::string_view method = callee.field("attribute").text(src_);
   FunctionRef m = project_.find_method({file_index_, cls_}, method);
   if (m.valid()) {
     record_call(call, m);
-    return project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
-                                                                                           : Value::unknown();
+    return project_result(
+        call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
+                                                                                                : Value::unknown());
   }
-  if (self_attribute(method).kind != ValueKind::Module) return Value::unknown();
-  // A project sub-module: its forward receives these arguments.
+  // A project sub-module (built here, or passed to the constructor): its forward receives these arguments.
   ClassRef sub = project_.self_attribute_class({file_index_, cls_}, method);
-  if (sub.valid() && project_.is_module_class(sub)) {
-    if (FunctionRef forward = project_.find_method(sub, "forward"); forward.valid()) record_call(call, forward);
+  bool project_module = sub.valid() && project_.is_module_class(sub);
+  if (!project_module && self_attribute(method).kind != ValueKind::Module) return Value::unknown();
+  if (project_module) {
+    if (FunctionRef forward = project_.find_method(sub, "forward"); forward.valid()) {
+      record_call(call, forward);
+      return project_result(call, forward, Value::tensor());
+    }
   }
   return Value::tensor();
 }
@@ -547,11 +593,38 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
 
 // Records the values a call binds to the callee's parameters (by position and
 // keyword). Only calls the walk reaches count: an inference records nothing.
-void SemanticModel::record_module_call(Node call, Node module) const {
-  if (!module.is(NodeKind::Identifier)) return;
+Value SemanticModel::record_module_call(Node call, Node module) const {
+  if (!module.is(NodeKind::Identifier)) return Value::tensor();
   ClassRef cls = env_.module_class(names_.find(module.text(src_)));
-  if (!cls.valid()) return;
-  if (FunctionRef forward = project_.find_method(cls, "forward"); forward.valid()) record_call(call, forward, true);
+  if (!cls.valid()) return Value::tensor();
+  FunctionRef forward = project_.find_method(cls, "forward");
+  if (!forward.valid()) return Value::tensor();
+  record_call(call, forward, true);
+  return project_result(call, forward, Value::tensor());
+}
+
+Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise) const {
+  // Noted even before anything is known: a later walk that knows more must walk again.
+  if (record_) record_->consulted(f.file, f.function);
+  if (!known_) return otherwise;
+  callees_[call.id()] = f;
+  std::optional<ArgumentTypes::Returned> r = known_->returned(f.file, f.function);
+  return r && r->whole.kind != ValueKind::Unknown ? r->whole : otherwise;
+}
+
+void SemanticModel::note_return(Node value) {
+  if (!record_) return;
+  ArgumentTypes::Returned r;
+  r.whole = value ? value_of(value) : Value::of(ValueKind::None);
+  Node v = value ? value.unparenthesized() : Node();
+  if (v && (v.is(NodeKind::ExpressionList) || v.is(NodeKind::Tuple))) {
+    for (Node e : NamedChildren(v)) r.elements.push_back(value_of(e));
+  }
+  returns_ = returns_ ? ArgumentTypes::Returned::join(*returns_, r) : std::move(r);
+}
+
+void SemanticModel::finish_returns(bool generator) {
+  if (record_ && returns_ && !generator) record_->record_return(file_index_, function_index_, *returns_);
 }
 
 void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) const {

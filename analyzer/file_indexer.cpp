@@ -1,5 +1,8 @@
 // Pass one: a single traversal of a file's tree that fills its FileModel.
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "analyzer/file_model.h"
 #include "analyzer/torch_api.h"
@@ -470,7 +473,12 @@ class Indexer {
       Node r = right.unparenthesized();
       if (r.is(NodeKind::Call)) {
         std::string callee = dotted_text(r.field("function"), src_);
-        if (!callee.empty() && is_capitalized(callee)) m_.instances[name] = callee;
+        if (!callee.empty() && is_capitalized(callee)) {
+          m_.instances[name] = callee;
+          // Bound to instances of two classes in one function: neither is known.
+          auto [it, first] = local_instances_.try_emplace({ctx.function, name}, callee);
+          if (!first && it->second != callee) it->second.clear();
+        }
       }
     }
     if (left.is(NodeKind::Attribute) && right) {
@@ -555,8 +563,75 @@ class Indexer {
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
+    if (r.is(NodeKind::Identifier) && ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class &&
+        is_parameter(fn(ctx), r.text(src_))) {
+      cls.attribute_parameters[name] = std::string(r.text(src_));
+    }
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (!inserted) it->second = join(it->second, v);
+  }
+
+  bool is_parameter(const FunctionInfo& f, std::string_view name) const {
+    Node params = f.node.field("parameters");
+    if (!params) return false;
+    for (Node p : NamedChildren(params)) {
+      Node n = p;
+      if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) n = p.field("name");
+      else if (p.is(NodeKind::TypedParameter)) n = p.named_child_count() ? p.named_child(0) : Node();
+      if (n && n.is(NodeKind::Identifier) && n.text(src_) == name) return true;
+    }
+    return false;
+  }
+
+  // The class of an instance passed as an argument, dotted as written; "" when unknown.
+  std::string argument_class(Node arg, const Ctx& ctx) const {
+    arg = arg.unparenthesized();
+    if (arg.is(NodeKind::Call)) {
+      std::string c = dotted_text(arg.field("function"), src_);
+      return is_capitalized(c) ? c : std::string();
+    }
+    if (!arg.is(NodeKind::Identifier)) return {};
+    auto it = local_instances_.find({ctx.function, std::string(arg.text(src_))});
+    return it == local_instances_.end() ? std::string() : it->second;
+  }
+
+  // `Heads(pool)`, `super().__init__(proposer, heads)`, `Base.__init__(self, heads)`.
+  void note_construction(Node callee, const std::string& written, Node args, const Ctx& ctx) {
+    Construction c;
+    size_t skip = 0;
+    if (callee.is(NodeKind::Attribute) && callee.field("attribute").text(src_) == "__init__") {
+      const FunctionInfo& f = fn(ctx);
+      if (!f.is_constructor()) return;
+      Node object = callee.field("object").unparenthesized();
+      const ClassInfo& cls = m_.classes[static_cast<size_t>(f.cls)];
+      if (object.is(NodeKind::Call) && dotted_text(object.field("function"), src_) == "super") {
+        if (cls.bases.empty()) return;
+        c.callee = cls.bases[0];
+      } else {
+        c.callee = dotted_text(object, src_);
+        skip = 1;  // `self`
+      }
+    } else if (!written.empty() && is_capitalized(written)) {
+      c.callee = written;
+    }
+    if (c.callee.empty()) return;
+    size_t position = 0;
+    for (Node a : NamedChildren(args)) {
+      if (a.is(NodeKind::Comment)) continue;
+      if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // positions unknown
+      bool keyword = a.is(NodeKind::KeywordArgument);
+      if (!keyword && position++ < skip) continue;
+      std::string cls = argument_class(keyword ? a.field("value") : a, ctx);
+      if (cls.empty()) continue;
+      Construction::Argument arg;
+      arg.cls = std::move(cls);
+      if (keyword) arg.keyword = std::string(a.field("name").text(src_));
+      else arg.position = static_cast<int>(position - 1 - skip);
+      c.arguments.push_back(std::move(arg));
+    }
+    if (c.arguments.empty()) return;
+    c.function = ctx.function;
+    m_.constructions.push_back(std::move(c));
   }
 
   // `NAME[k] = v`, `del NAME[k]`: remembered, resolved once scopes are complete.
@@ -598,6 +673,7 @@ class Indexer {
 
     std::string written = dotted_text(callee, src_);
     std::string q = m_.imports.qualify(written);
+    if (args && ctx.function >= 0) note_construction(callee, written, args, ctx);
 
     // Sub-module construction inside a class: `Block(...)` in __init__.
     if (ctx.method_class >= 0 && !written.empty() && is_capitalized(written)) {
@@ -741,6 +817,8 @@ class Indexer {
   const CancelFlag* cancel_;
   uint32_t visited_ = 0;
   std::vector<Pending> pending_;
+  // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
+  std::map<std::pair<int, std::string>, std::string> local_instances_;
 };
 
 AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {

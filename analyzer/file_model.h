@@ -100,6 +100,23 @@ struct ClassInfo {
   StringMap<std::string> attribute_element_classes;
   // Classes constructed in this class's methods (sub-modules), dotted as written.
   std::vector<std::string> constructed;
+  // `self.<attr> = <parameter>` in `__init__`: the parameter's name. The
+  // attribute holds what constructions of the class pass there.
+  StringMap<std::string> attribute_parameters;
+};
+
+// A construction that passes instances of known classes: `Heads(pool)` after
+// `pool = Pool()` in the same function, `Heads(Pool())`, or a constructor's
+// `super().__init__(proposer, heads)`.
+struct Construction {
+  struct Argument {
+    int position = -1;     // among the arguments after `self`; -1 for a keyword
+    std::string keyword;
+    std::string cls;       // dotted as written
+  };
+  std::string callee;      // the constructed class, dotted as written
+  int function = -1;       // where the call is
+  std::vector<Argument> arguments;
 };
 
 // What the file does with one module-level name.
@@ -140,6 +157,7 @@ struct FileModel {
   // Local instance bindings `name = Cls(...)`: name -> dotted class (module level and in functions).
   StringMap<std::string> instances;
   std::vector<CompileSeed> compile_seeds;
+  std::vector<Construction> constructions;
   std::vector<TextRange> comments;
   // Module-level names of other modules this file rebinds: "pkg.stats.SCALE" for `stats.SCALE = 2`.
   std::vector<std::string> external_writes;

@@ -61,6 +61,7 @@ class Walker {
       return;
     }
     if (Node body = fn.node.field("body")) walk_block(body);
+    model_.finish_returns(generator_ || fn.node.text(src_).starts_with("async"));
   }
 
  private:
@@ -79,6 +80,7 @@ class Walker {
     visitor_.on_statement(s, model_);
     if (is_terminator(s)) {
       for (Node c : NamedChildren(s)) eval(c);
+      if (s.is(NodeKind::ReturnStatement)) model_.note_return(s.named_child_count() ? s.named_child(0) : Node());
       return false;
     }
     switch (s.kind()) {
@@ -86,6 +88,7 @@ class Walker {
         for (Node c : NamedChildren(s)) {
           if (c.is(NodeKind::Assignment)) walk_assignment(c, s);
           else if (c.is(NodeKind::AugmentedAssignment)) walk_augmented(c);
+          else if (c.is(NodeKind::Call)) walk_call_statement(c);
           else eval(c);
         }
         break;
@@ -147,6 +150,20 @@ class Walker {
     for (Node c : NamedChildren(clause)) {
       if (c.is(NodeKind::Block)) walk_block(c);
     }
+  }
+
+  // `boxes.append(b)` on a local list: the list now holds `b` too.
+  void walk_call_statement(Node call) {
+    eval(call);
+    Node callee = call.field("function").unparenthesized();
+    if (!callee.is(NodeKind::Attribute) || callee.field("attribute").text(src_) != "append") return;
+    Node list = callee.field("object").unparenthesized();
+    Node args = call.field("arguments");
+    if (!list.is(NodeKind::Identifier) || !args || args.named_child_count() != 1) return;
+    if (!model_.is_bound(list.text(src_))) return;
+    Value held = model_.value_of(list);
+    if (held.kind != ValueKind::EmptyList && held.kind != ValueKind::TensorSequence) return;
+    model_.bind(list, appended(held, model_.value_of(args.named_child(0))));
   }
 
   void walk_with(Node s) {
@@ -305,7 +322,7 @@ class Walker {
       }
       for (size_t i = 0; i < parts.size(); ++i) {
         if (values.size() == parts.size()) store(parts[i], values[i], model_.value_of(values[i]), statement);
-        else store(parts[i], Node(), model_.unpacked_element(value_node, v), statement);
+        else store(parts[i], Node(), model_.unpacked_element(value_node, v, i, parts.size()), statement);
       }
       return;
     }
@@ -471,6 +488,7 @@ class Walker {
         return;
       }
       case NodeKind::Yield:
+        generator_ = true;
         eval_children(e);
         visitor_.on_yield(e, model_);
         return;
@@ -535,6 +553,7 @@ class Walker {
   SemanticModel& model_;
   CodeVisitor& visitor_;
   std::string_view src_;
+  bool generator_ = false;  // a `yield` was walked: calls give a generator, not what `return` gives
 };
 
 }  // namespace

@@ -261,11 +261,69 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
 }
 
 ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) const {
-  return first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+  ClassRef built = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_classes.find(attr);
     if (it == info.attribute_classes.end()) return std::nullopt;
     return resolve_class(cur.file, it->second);
   });
+  return built.valid() ? built : passed_attribute_class(c, attr);
+}
+
+namespace {
+
+// Where a constructor's parameter is among the arguments a construction passes
+// (after `self`); -1 when it is not one of them.
+int parameter_position(const FileModel& f, int function, std::string_view name) {
+  Node params = f.functions[static_cast<size_t>(function)].node.field("parameters");
+  int i = -1;
+  for (Node p : NamedChildren(params)) {
+    Node n = p.is(NodeKind::Identifier) ? p
+             : p.is(NodeKind::TypedParameter) ? (p.named_child_count() ? p.named_child(0) : Node())
+                                              : p.field("name");
+    if (n && n.is(NodeKind::Identifier) && n.text(f.source) == name) return i;
+    ++i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// `self.<attr> = <parameter>` in the constructor of `c` or a base: the one
+// class every construction of that class passes there.
+ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr) const {
+  std::string parameter;
+  ClassRef owner = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+    auto it = info.attribute_parameters.find(attr);
+    if (it == info.attribute_parameters.end()) return std::nullopt;
+    parameter = it->second;
+    return cur;
+  });
+  if (!owner.valid()) return {};
+  const ClassInfo& info = file(owner.file).classes[static_cast<size_t>(owner.cls)];
+  auto init = info.methods.find("__init__");
+  if (init == info.methods.end()) return {};
+  int position = parameter_position(file(owner.file), init->second, parameter);
+  if (position < 0) return {};
+  std::call_once(constructions_once_, [&] {
+    for (size_t f = 0; f < files_.size(); ++f) {
+      for (const Construction& k : file(static_cast<int>(f)).constructions) {
+        ClassRef target = resolve_class(static_cast<int>(f), k.callee);
+        if (target.valid()) constructions_[{target.file, target.cls}].emplace_back(static_cast<int>(f), &k);
+      }
+    }
+  });
+  auto it = constructions_.find({owner.file, owner.cls});
+  if (it == constructions_.end()) return {};
+  ClassRef found;
+  for (const auto& [f, k] : it->second) {
+    for (const Construction::Argument& a : k->arguments) {
+      if (a.keyword.empty() ? a.position != position : a.keyword != parameter) continue;
+      ClassRef passed = resolve_class(f, a.cls);
+      if (!passed.valid() || (found.valid() && !(found == passed))) return {};  // unknown or not one class
+      found = passed;
+    }
+  }
+  return found;
 }
 
 std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::string_view attr) const {
@@ -484,6 +542,15 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
           break;
         }
         case CallEdge::Kind::Dotted:
+          if (e.name.starts_with("self.") && cls >= 0) {  // self.box_coder.decode(...)
+            std::string_view rest = std::string_view(e.name).substr(5);
+            size_t dot = rest.find('.');
+            if (dot != std::string_view::npos && rest.find('.', dot + 1) == std::string_view::npos) {
+              ClassRef sub = self_attribute_class({cur.file, cls}, rest.substr(0, dot));
+              if (sub.valid()) reach(work, tracer, find_method(sub, rest.substr(dot + 1)));
+              break;
+            }
+          }
           reach(work, tracer, resolve_function(cur.file, cur.function, e.name));
           break;
       }

@@ -93,6 +93,7 @@ class ProjectModel {
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
+  ClassRef passed_attribute_class(ClassRef c, std::string_view attr) const;
   torch_api::HatchPredicate hatch_uncached(FunctionRef f, std::vector<FunctionRef>& visiting) const;
   torch_api::HatchPredicate hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const;
   // Whether a tracer can run a call of function `f` under `guard`: not in the
@@ -115,6 +116,9 @@ class ProjectModel {
   // Direct project subclasses of each class, built when first asked.
   mutable std::once_flag subclasses_once_;
   mutable std::map<std::pair<int, int>, std::vector<ClassRef>> subclasses_;
+  // Constructions by the class constructed, built when first asked.
+  mutable std::once_flag constructions_once_;
+  mutable std::map<std::pair<int, int>, std::vector<std::pair<int, const Construction*>>> constructions_;
   // HatchPredicate by function, -1 until asked.
   mutable std::vector<std::unique_ptr<std::atomic<int8_t>[]>> hatch_;
 };

@@ -164,6 +164,16 @@ void SemanticModel::decide_truth(Node cond) {
   // `not x` tests x; `x and y` / `x or y` surely test x, and y only sometimes.
   if (cond.is(NodeKind::NotOperator)) return decide_truth(cond.field("argument"));
   if (cond.is(NodeKind::BooleanOperator)) return decide_truth(cond.field("left"));
+  if (cond.is(NodeKind::ComparisonOperator)) {
+    if (auto [name, hash] = literal_comparison(cond); hash) {
+      const Value* v = local(name);
+      if (!v || !v->is_data_dependent_scalar()) return;
+      Value decided = *v;
+      decided.decided_comparison = hash;
+      set_local(name, decided);
+    }
+    return;
+  }
   if (!cond.is(NodeKind::Identifier)) return;
   std::string_view name = cond.text(src_);
   const Value* v = local(name);
@@ -171,6 +181,22 @@ void SemanticModel::decide_truth(Node cond) {
   Value decided = *v;
   decided.truth_decided = true;
   set_local(name, decided);
+}
+
+std::pair<std::string_view, uint32_t> SemanticModel::literal_comparison(Node cond) const {
+  std::vector<Node> parts = cond.children();
+  if (parts.size() != 2 || comparison_operators(cond).size() != 1) return {};
+  auto literal = [](Node n) {
+    Node u = n.unparenthesized();
+    if (u.is(NodeKind::UnaryOperator)) u = u.field("argument");
+    return u.is(NodeKind::Integer) || u.is(NodeKind::Float);
+  };
+  Node name = parts[0].unparenthesized().is(NodeKind::Identifier) && literal(parts[1]) ? parts[0].unparenthesized()
+              : parts[1].unparenthesized().is(NodeKind::Identifier) && literal(parts[0]) ? parts[1].unparenthesized()
+                                                                                          : Node();
+  if (!name) return {};
+  auto h = static_cast<uint32_t>(std::hash<std::string_view>{}(cond.text(src_)));
+  return {name.text(src_), h == 0 ? 1 : h};
 }
 
 std::optional<SemanticModel::NoneCheck> SemanticModel::none_check(Node cond) const {
@@ -260,8 +286,9 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (v.kind == ValueKind::Tensor && def && def.unparenthesized().is(NodeKind::None)) {
       v = Value::of(ValueKind::OptionalTensor);
     }
-    // A tensor with data-dependent rows from any caller (whatever the others pass).
-    bool tensor = v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor;
+    // Tensors with data-dependent rows from any caller (whatever the others pass).
+    bool tensor = v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor ||
+                  v.kind == ValueKind::TensorSequence;
     if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
       v.data_dependent = passed.data_dependent;
     }
@@ -279,6 +306,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     // A module's input is a tensor, unless every compiled caller that
     // calls this sub-module passes a trace-time value (a flag, a size).
     if (passed.kind == ValueKind::Static || passed.kind == ValueKind::None) return passed;
+    if (passed.kind == ValueKind::TensorSequence) return passed;  // `self.heads(x, proposals)`
     Value v = Value::tensor();
     v.data_dependent = (passed.is_tensor() || passed.kind == ValueKind::Unknown) && passed.data_dependent;
     return v;

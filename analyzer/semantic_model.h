@@ -123,8 +123,13 @@ class SemanticModel {
   void enter_condition() { ++condition_depth_; }
   void leave_condition() { --condition_depth_; }
 
-  // What each target gets when `value_node`, which holds `v`, is unpacked into several.
-  Value unpacked_element(Node value_node, const Value& v) const;
+  // What target `index` of `count` gets when `value_node`, which holds `v`, is unpacked.
+  Value unpacked_element(Node value_node, const Value& v, size_t index, size_t count) const;
+  // The walk reached `return value` (`value` null for a bare `return`).
+  void note_return(Node value);
+  // What the function's `return` statements gave, once the walk is over; a
+  // generator or coroutine records nothing.
+  void finish_returns(bool generator);
 
   // `a + b` and friends on values (bitwise: `& | ^`; comparison: `< == ...`).
   static Value combine(const Value& a, const Value& b, bool bitwise, bool comparison);
@@ -137,6 +142,9 @@ class SemanticModel {
     bool is_not = false;
   };
   std::optional<NoneCheck> none_check(Node condition) const;
+  // `name OP literal` (either way round): the name, and a hash of the
+  // comparison's text (0 when it is not one).
+  std::pair<std::string_view, uint32_t> literal_comparison(Node comparison) const;
   const Value* local(std::string_view name) const { return env_.find(names_.find(name)); }
   // The environment changes below are const so that inference can make them
   // inside a Scope; the walker makes them through the public mutators.
@@ -152,6 +160,7 @@ class SemanticModel {
   Value subscript_value(Node subscript) const;
   Value call_value(Node call) const;
   Value method_call_value(Node call, Node callee) const;
+  Value attribute_method_value(Node call, Node object, std::string_view method) const;
   Value builtin_call_value(std::string_view builtin, const std::vector<Node>& positional) const;
   Value tensor_method_value(std::string_view method, const Value& receiver, const std::vector<Node>& positional,
                             const std::vector<Node>& arguments) const;
@@ -166,8 +175,12 @@ class SemanticModel {
   // `instance`: called through an instance (`block(x)`), which binds `self`.
   void record_call(Node call, FunctionRef callee, bool instance = false) const;
   // A call of a project module held in a local: its forward receives the arguments.
-  void record_module_call(Node call, Node module) const;
+  // Gives what the forward returns when known, else a tensor.
+  Value record_module_call(Node call, Node module) const;
   Value parameter_value(Node parameter, size_t index, bool is_forward) const;
+  // What a call of project function `f` gives: what its returns gave when
+  // walked, else `otherwise`.
+  Value project_result(Node call, FunctionRef f, Value otherwise) const;
 
   const ProjectModel& project_;
   int file_index_;
@@ -199,6 +212,9 @@ class SemanticModel {
   mutable NodeTableMap<Inferred> inferred_;
   mutable std::unordered_map<const void*, std::string> resolved_;
   mutable std::unordered_map<const void*, CallParts> calls_;
+  // The project function each call reached, for unpacking what it returns.
+  mutable std::unordered_map<const void*, FunctionRef> callees_;
+  std::optional<ArgumentTypes::Returned> returns_;  // joined over the walk's `return`s
   struct Bindings {
     int count = 0;
     Node value;

@@ -14,6 +14,7 @@ enum class ValueKind : uint8_t {
   Static,          // a Python value known at trace time: shapes, dtypes, constants, flags
   Module,          // an nn.Module instance: calling it gives a tensor
   None,            // the None constant
+  EmptyList,       // `[]`: what is appended to it decides what it holds
 };
 
 enum class TensorDtype : uint8_t { Unknown, Bool, Integer, Floating };
@@ -34,6 +35,10 @@ struct Value {
   // tested: torch.export guarded on it there, so a later test of the same value
   // is decided and fails nowhere.
   bool truth_decided = false;
+  // Static, data-dependent: the comparison of it with a literal (`box_sum > 0`,
+  // by its text's hash) that a condition on every path here already tested;
+  // torch.export guarded on it there. 0 when none.
+  uint32_t decided_comparison = 0;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
@@ -51,17 +56,43 @@ struct Value {
   friend bool operator==(const Value&, const Value&) = default;
 };
 
-// The value at a merge point (after if/else, after a loop): what both paths agree on.
+// The value at a merge point (after if/else, after a loop): what both paths
+// agree on, and data-dependent where either path is.
 inline Value join(const Value& a, const Value& b) {
   if (a == b) return a;
-  if (a.kind == b.kind && a.dtype == b.dtype && a.static_data == b.static_data && a.data_dependent == b.data_dependent)
-    return Value{a.kind, a.dtype, a.static_data, a.data_dependent, false};  // decided on one path only
-  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false, false};
-  if (a.kind == b.kind) return Value::of(a.kind);  // dtypes differ
+  // A list built in a loop: empty before it, tensors appended in it.
+  if (a.kind == ValueKind::EmptyList && b.kind == ValueKind::TensorSequence) return b;
+  if (b.kind == ValueKind::EmptyList && a.kind == ValueKind::TensorSequence) return a;
+  if (a.kind == b.kind && a.dtype == b.dtype && a.static_data == b.static_data && a.data_dependent == b.data_dependent) {
+    // Decided on one path only is not decided.
+    return Value{a.kind, a.dtype, a.static_data, a.data_dependent, a.truth_decided && b.truth_decided,
+                 a.decided_comparison == b.decided_comparison ? a.decided_comparison : 0};
+  }
+  // Data-dependent on one path is data-dependent after the merge: a compiler
+  // that takes that path fails where the value is tested.
+  bool data_dependent = a.data_dependent || b.data_dependent;
+  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false, data_dependent};
+  if (a.kind == b.kind) return Value{a.kind, TensorDtype::Unknown, false, data_dependent};  // dtypes differ
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
   if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);
   if (a.kind == ValueKind::None && tensorish(b.kind)) return Value::of(ValueKind::OptionalTensor);
   return Value::unknown();
+}
+
+// A list holding `list` (a TensorSequence or EmptyList) after `.append(item)`.
+inline Value appended(const Value& list, const Value& item) {
+  if (!item.is_tensor()) return Value::unknown();
+  if (list.kind == ValueKind::EmptyList) {
+    Value r = Value::of(ValueKind::TensorSequence);
+    r.dtype = item.dtype;
+    r.data_dependent = item.data_dependent;
+    return r;
+  }
+  if (list.kind != ValueKind::TensorSequence) return Value::unknown();
+  Value r = Value::of(ValueKind::TensorSequence);
+  r.dtype = list.dtype == item.dtype ? item.dtype : TensorDtype::Unknown;
+  r.data_dependent = list.data_dependent && item.data_dependent;  // every element is
+  return r;
 }
 
 // What iterating or unpacking a value yields.
@@ -75,8 +106,11 @@ inline Value element_of(const Value& v) {
     }
     case ValueKind::Module:
       return Value::of(ValueKind::Module);  // iterating a ModuleList/Sequential
-    case ValueKind::Static:
-      return Value::of(ValueKind::Static);
+    case ValueKind::Static: {
+      Value e = Value::of(ValueKind::Static);
+      e.data_dependent = v.data_dependent;  // `[b.size(0) for b in boxes]`: each is
+      return e;
+    }
     case ValueKind::TensorData:
       return Value::of(ValueKind::TensorData);
     default:

@@ -172,6 +172,8 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     // statement holding one does not keep what it found, since what the sink
     // took from its walk depended on that report (one finding per place).
     std::set<uint32_t> foreign;
+    // A function's walk also sees what the functions it calls return.
+    bool same_returns = reuse.before_arguments && arguments.same_returns(*reuse.before_arguments);
     auto note_foreign = [&](size_t from, TextRange own) {
       const auto& all = sink.diagnostics();
       for (size_t k = from; k < all.size(); ++k) {
@@ -198,7 +200,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
           kept = &it->second;
           for (int g = top.first; kept && g < top.end; ++g) {
             if (walks[static_cast<size_t>(g - top.first)] &&
-                !arguments.same_calls(*reuse.before_arguments, index, g)) {
+                (!same_returns || !arguments.same_calls(*reuse.before_arguments, index, g))) {
               kept = nullptr;
             }
           }
@@ -314,7 +316,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   // records the same again, so only the functions whose callers changed walk.
   // Across calls, a function of a changed file whose top-level statement is
   // unchanged, walking with what it walked with then, records the same again.
-  constexpr size_t kMaxPasses = 3;
+  constexpr size_t kMaxPasses = 8;
   class Silent final : public CodeVisitor {} silent;
   std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
   std::vector<ArgumentTypes> known{ArgumentTypes{}};  // known[p]: what pass p walks with
@@ -345,7 +347,10 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     const auto& hash_then = i < memo->statement_hash.size() ? memo->statement_hash[i] : nullptr;
     if (!then || !hash_then || f >= then->size() || f >= hash_then->size() || !(*then)[f]) return nullptr;
     if (!statement_hash[i] || (*hash_then)[f] == 0 || (*hash_then)[f] != (*statement_hash[i])[f]) return nullptr;
-    if (pass > 0 && !known[pass].same_calls(memo->known[pass], static_cast<int>(i), static_cast<int>(f))) return nullptr;
+    if (pass > 0 && (!known[pass].same_calls(memo->known[pass], static_cast<int>(i), static_cast<int>(f)) ||
+                     !(*then)[f]->same_consulted(known[pass], memo->known[pass]))) {
+      return nullptr;
+    }
     return &(*then)[f];
   };
   for (size_t pass = 0; pass < kMaxPasses; ++pass) {
@@ -377,7 +382,9 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
           if (cancelled()) throw CheckCancelled{};
           int file = static_cast<int>(i), function = static_cast<int>(f);
           if (!project.in_region(file, function)) continue;
-          if (before && f < before->size() && (*before)[f] && known[pass].same_calls(known[pass - 1], file, function)) {
+          // A walk also sees what the functions it calls return.
+          if (before && f < before->size() && (*before)[f] && known[pass].same_calls(known[pass - 1], file, function) &&
+              (*before)[f]->same_consulted(known[pass], known[pass - 1])) {
             (*now)[f] = (*before)[f];
           } else if (const std::optional<ArgumentTypes>* then = before_call(pass, i, f)) {
             (*now)[f] = *then;

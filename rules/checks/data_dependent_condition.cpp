@@ -1,6 +1,7 @@
 // FX106: a branch on a Python value drawn from tensor data, or on the size of
 // a tensor whose shape depends on its values. torch.export carries such a
-// value as a data-dependent symbol and fails at the first branch on it.
+// value as a data-dependent symbol and fails at the first branch on it, and
+// at `len()` of such a tensor, which must give a Python int.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -26,6 +27,21 @@ class DataDependentCondition final : public Check {
                                                              : "torch.export and torch.fx cannot decide this branch";
     sink_.report(RuleId::FX106, test.range(),
                  "the condition is " + what + ": " + std::string(decides) + " when tracing");
+  }
+
+  // Inside a condition the test itself is reported; as a `range()` bound, the
+  // loop (FX105).
+  void on_call(Node call, const SemanticModel& ctx) override {
+    if (ctx.in_condition() || ctx.resolve(call.field("function")) != "builtins.len") return;
+    Node list = call.parent();
+    if (list.is(NodeKind::ArgumentList) && ctx.resolve(list.parent().field("function")) == "builtins.range") return;
+    const std::vector<Node>& args = support::positional_args(call, ctx);
+    if (args.size() != 1) return;
+    Value v = ctx.value_of(args[0]);
+    if (!v.is_tensor() || !v.data_dependent) return;
+    sink_.report(RuleId::FX106, call.range(),
+                 "`len()` of a tensor whose rows depend on its data must give a Python int: torch.export and "
+                 "torch.fx cannot tell it when tracing");
   }
 };
 

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/code_visitor.h"
 #include "analyzer/file_model.h"
+#include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
 #include "analyzer/semantic_model.h"
 #include "analyzer/syntax_tree.h"
@@ -142,7 +144,8 @@ TEST_CASE("a comprehension binds its targets only inside itself") {
   SemanticModel m(*p.project, 0, p.function("f"));
   m.bind_parameters();
   CHECK(m.value_of(p.find("[t * 2 for t in xs]")).kind == ValueKind::TensorSequence);
-  CHECK(m.value_of(p.find("[i for i, t in enumerate(xs)]")).kind == ValueKind::Unknown);
+  // Indices: trace-time values.
+  CHECK(m.value_of(p.find("[i for i, t in enumerate(xs)]")).kind == ValueKind::Static);
   CHECK_FALSE(m.is_bound("t"));
   CHECK_FALSE(m.is_bound("i"));
 }
@@ -405,4 +408,91 @@ TEST_CASE("argument types: kinds are what every call agrees on, data-dependence 
   CHECK_FALSE(b.same_calls(a, 0, 2));
   b.record(0, 1, {Value::of(ValueKind::Static), Value::unknown()});
   CHECK(b.same_calls(a, 0, 1));  // already Unknown: unchanged
+}
+
+namespace {
+
+ClassRef class_named(const Project& p, const std::string& name) {
+  auto it = p.file.top_classes.find(name);
+  REQUIRE(it != p.file.top_classes.end());
+  return {0, it->second};
+}
+
+}  // namespace
+
+TEST_CASE("a sub-module passed to the constructor has the class every construction passes") {
+  Project p(
+      "from torch import nn\n"
+      "class Pool(nn.Module): pass\n"
+      "class Other(nn.Module): pass\n"
+      "class Heads(nn.Module):\n"
+      "    def __init__(self, pool, extra=None):\n"
+      "        super().__init__()\n"
+      "        self.pool = pool\n"
+      "        self.extra = extra\n"
+      "class Base(nn.Module):\n"
+      "    def __init__(self, heads, tail):\n"
+      "        super().__init__()\n"
+      "        self.heads = heads\n"
+      "        self.tail = tail\n"
+      "class Detector(Base):\n"
+      "    def __init__(self):\n"
+      "        heads = Heads(Pool(), extra=Other())\n"
+      "        tail = Pool()\n"
+      "        if heads:\n"
+      "            tail = Other()\n"
+      "        super().__init__(heads, tail)\n"
+      "def build():\n"
+      "    return Heads(Other())\n");
+  const ProjectModel& m = *p.project;
+  // Through super().__init__ from a subclass.
+  CHECK(m.self_attribute_class(class_named(p, "Base"), "heads") == class_named(p, "Heads"));
+  CHECK(m.self_attribute_class(class_named(p, "Detector"), "heads") == class_named(p, "Heads"));
+  // Bound to two classes in the constructing function: not known.
+  CHECK_FALSE(m.self_attribute_class(class_named(p, "Base"), "tail").valid());
+  // Keyword argument.
+  CHECK(m.self_attribute_class(class_named(p, "Heads"), "extra") == class_named(p, "Other"));
+  // Two constructions pass different classes: not known.
+  CHECK_FALSE(m.self_attribute_class(class_named(p, "Heads"), "pool").valid());
+}
+
+TEST_CASE("a walk records what a function returns, and callers unpack it") {
+  Project p(
+      "import torch\n"
+      "def pick(x: torch.Tensor):\n"
+      "    out = []\n"
+      "    for r in x:\n"
+      "        out.append(r[torch.nonzero(r).squeeze(1)])\n"
+      "    if x.dim() > 3:\n"
+      "        return out, 3\n"
+      "    return out, x.shape[0]\n"
+      "def gen(x: torch.Tensor):\n"
+      "    yield x\n"
+      "    return x\n"
+      "def f(x: torch.Tensor):\n"
+      "    rows, n = pick(x)\n"
+      "    total = 0\n"
+      "    for k in [r.size(0) for r in rows]:\n"
+      "        total += k\n"
+      "    g = gen(x)\n"
+      "    return total\n");
+  class Silent final : public CodeVisitor {} silent;
+  ArgumentTypes first;
+  walk_function(*p.project, 0, p.function("pick"), silent, nullptr, &first);
+  walk_function(*p.project, 0, p.function("gen"), silent, nullptr, &first);
+  std::optional<ArgumentTypes::Returned> r = first.returned(0, p.function("pick"));
+  REQUIRE(r);
+  REQUIRE(r->elements.size() == 2);
+  CHECK(r->elements[0].kind == ValueKind::TensorSequence);
+  CHECK(r->elements[0].data_dependent);  // every appended row is
+  CHECK(r->elements[1].kind == ValueKind::Static);
+  CHECK_FALSE(r->elements[1].data_dependent);
+  CHECK_FALSE(first.returned(0, p.function("gen")));  // a generator
+
+  ArgumentTypes second;
+  walk_function(*p.project, 0, p.function("f"), silent, &first, &second);
+  std::optional<ArgumentTypes::Returned> total = second.returned(0, p.function("f"));
+  REQUIRE(total);
+  CHECK(total->whole.kind == ValueKind::Static);
+  CHECK(total->whole.data_dependent);  // sizes of data-dependent rows, summed in a loop
 }

@@ -361,3 +361,29 @@ TEST_CASE("editing a function that reports the tracing state re-walks the files 
   CHECK_FALSE(fresh[2].empty());  // `use` is compiled now, with a tensor
   CHECK(session_codes(session, files) == fresh);
 }
+
+TEST_CASE("a caller is analysed again when what its callee returns changes") {
+  // Neither the model's file nor the leaf's changes, nor the helper's
+  // interface (its return statement is the same): only what the returned
+  // local holds. The model passes it on to the leaf, where it decides whether
+  // `x[m]` reads a boolean mask (FX301).
+  std::vector<SourceInput> files = {
+      input("pkg/model.py", "pkg.model",
+            "import torch\nfrom pkg.helpers import pick\nfrom pkg.leaf import use\n"
+            "class M(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        m, n = pick(x)\n"
+            "        return use(x, m) * n\n"),
+      input("pkg/helpers.py", "pkg.helpers", ""),
+      input("pkg/leaf.py", "pkg.leaf", "def use(x, m):\n    return x[m]\n")};
+  CheckSession session;
+  size_t reported = 0;
+  for (const char* value : {"x > 0", "x.argmax()", "x > 1", "x.argmin()", "x < 0"}) {
+    files[1].text = std::string("def pick(x):\n    y = ") + value + "\n    m = y.clone()\n    return m, 3\n";
+    INFO(value);
+    auto got = session_codes(session, files);
+    CHECK(got == fresh_codes(files));
+    reported += got[2].size();
+  }
+  CHECK(reported == 3);  // FX301 in the leaf for each comparison
+}
