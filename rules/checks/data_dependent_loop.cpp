@@ -1,7 +1,8 @@
 // FX105: `for ... in range(n)` where n comes from tensor values. For the
 // tracers that carry data-dependent sizes as symbols (torch.export, torch.fx),
-// also where n is the size of a tensor whose shape depends on data; Dynamo has
-// broken the graph where that tensor was made, and loops over a concrete size.
+// also where n is the size of a tensor whose shape depends on data, or the
+// loop iterates such a tensor's rows; Dynamo has broken the graph where that
+// tensor was made, and loops over a concrete size.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -14,9 +15,14 @@ class DataDependentLoop final : public Check {
   void on_for(Node loop, const SemanticModel& ctx) override {
     Node iterable = loop.field("right");
     if (!iterable) return;
-    if (Node bound = tensor_bound(iterable.unparenthesized(), ctx, settings_.target != Target::Dynamo)) {
+    bool sizes = settings_.target != Target::Dynamo;
+    if (Node bound = tensor_bound(iterable.unparenthesized(), ctx, sizes)) {
       sink_.report(RuleId::FX105, bound.range(),
                    "loop bound comes from tensor values; the trace unrolls it for one input only");
+    } else if (Node rows = data_dependent_rows(iterable.unparenthesized(), ctx); rows && sizes) {
+      sink_.report(RuleId::FX105, rows.range(),
+                   "the loop iterates the rows of a tensor whose row count depends on its data: torch.export and "
+                   "torch.fx cannot unroll it");
     }
   }
 
@@ -33,6 +39,19 @@ class DataDependentLoop final : public Check {
       for (Node a : support::positional_args(iterable)) {
         if (Node b = tensor_bound(a.unparenthesized(), ctx, sizes)) return b;
       }
+    }
+    return Node();
+  }
+
+  // `for r in rows`, `zip(masks, boxes)`: a tensor with data-dependent rows iterated.
+  static Node data_dependent_rows(Node iterable, const SemanticModel& ctx) {
+    Value v = ctx.value_of(iterable);
+    if (v.is_tensor() && v.data_dependent) return iterable;
+    if (!iterable.is(NodeKind::Call)) return Node();
+    std::string callee = ctx.resolve(iterable.field("function"));
+    if (callee != "builtins.enumerate" && callee != "builtins.zip" && callee != "builtins.reversed") return Node();
+    for (Node a : support::positional_args(iterable)) {
+      if (Node b = data_dependent_rows(a.unparenthesized(), ctx)) return b;
     }
     return Node();
   }

@@ -60,6 +60,8 @@ CASES = {
     "len_of_appended_rows": ("rois = torch.cat(collect(x))\n        return x.new_zeros((len(rois), 2))",
                              "def collect(x):\n    out = []\n    for r in x.view(2, -1):\n"
                              "        out.append(r[r > 0])\n    return out\n", "strict"),
+    "rows_iterated": ("rows = x[torch.nonzero(x > 0).squeeze(1)]\n        s = x\n        for r in rows:\n"
+                      "            s = s + r\n        return s", "", False),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
                             "class Layer(nn.Module):\n    def forward(self, x, flag=None):\n        if flag:\n"
                             "            return x * 2\n        return x\n", False),
@@ -84,6 +86,8 @@ DYNAMO_CASES = {
               "        return torch.from_numpy(b) * 2", ""),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", ""),
+    "rows_iterated": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in k:\n            s = s + i\n"
+                      "        return s", ""),
 }
 
 
