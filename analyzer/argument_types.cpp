@@ -48,15 +48,13 @@ bool ArgumentTypes::same_calls(const ArgumentTypes& other, int file, int functio
 }
 
 void ArgumentTypes::merge(const ArgumentTypes& other) {
-  std::map<std::pair<int, int>, std::vector<Value>> theirs;
-  std::map<std::pair<int, int>, Returned> their_returns;
-  {
-    std::lock_guard<std::mutex> lock(other.mutex_);
-    theirs = other.joined_;
-    their_returns = other.returns_;
+  if (this == &other) return;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  for (const auto& [key, values] : other.joined_) record_locked(key, values);
+  for (const auto& [key, r] : other.returns_) {
+    auto [it, first] = returns_.try_emplace(key, r);
+    if (!first) it->second = Returned::join(it->second, r);
   }
-  for (const auto& [key, values] : theirs) record(key.first, key.second, values);
-  for (const auto& [key, r] : their_returns) record_return(key.first, key.second, r);
 }
 
 bool ArgumentTypes::same_returns(const ArgumentTypes& other) const {
@@ -84,13 +82,14 @@ void ArgumentTypes::consulted(int file, int function) {
 }
 
 bool ArgumentTypes::same_consulted(const ArgumentTypes& a, const ArgumentTypes& b) const {
-  std::set<std::pair<int, int>> read;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    read = consulted_;
-  }
-  for (const auto& [file, function] : read) {
-    if (a.returned(file, function) != b.returned(file, function)) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (consulted_.empty() || &a == &b) return true;
+  std::scoped_lock both(a.mutex_, b.mutex_);
+  for (const auto& key : consulted_) {
+    auto x = a.returns_.find(key);
+    auto y = b.returns_.find(key);
+    if ((x == a.returns_.end()) != (y == b.returns_.end())) return false;
+    if (x != a.returns_.end() && !(x->second == y->second)) return false;
   }
   return true;
 }
@@ -110,7 +109,11 @@ bool ArgumentTypes::operator==(const ArgumentTypes& other) const {
 
 void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_parameter) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto [it, first] = joined_.try_emplace({file, function}, by_parameter);
+  record_locked({file, function}, by_parameter);
+}
+
+void ArgumentTypes::record_locked(const std::pair<int, int>& key, const std::vector<Value>& by_parameter) {
+  auto [it, first] = joined_.try_emplace(key, by_parameter);
   if (first) return;
   std::vector<Value>& known = it->second;
   if (known.size() < by_parameter.size()) known.resize(by_parameter.size());

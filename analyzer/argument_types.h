@@ -58,6 +58,8 @@ class ArgumentTypes {
   bool operator==(const ArgumentTypes& other) const;
 
  private:
+  void record_locked(const std::pair<int, int>& key, const std::vector<Value>& by_parameter);
+
   mutable std::mutex mutex_;
   std::map<std::pair<int, int>, std::vector<Value>> joined_;
   std::map<std::pair<int, int>, Returned> returns_;

@@ -37,12 +37,15 @@ struct ArgumentMemo {
   uint64_t project = 0;  // fingerprint of the files' interfaces and paths, in order
   // Per pass: what the walks knew (the previous pass's records, joined), and
   // what each file recorded (empty after a failure).
-  std::vector<ArgumentTypes> known;
-  std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
+  // Records are shared, never changed once made: a record reused by a later
+  // pass or call is the same object.
+  using Records = std::shared_ptr<const ArgumentTypes>;
+  std::vector<Records> known;
+  std::vector<std::vector<Records>> recorded;
   // Per pass and file: each function's own records (shared with later calls
   // while the file is unchanged), and per file the text hash of each
   // function's top-level statement when it walked (rules/top_statements.h).
-  using FunctionRecords = std::vector<std::optional<ArgumentTypes>>;
+  using FunctionRecords = std::vector<Records>;
   std::vector<std::vector<std::shared_ptr<const FunctionRecords>>> by_function;
   std::vector<std::shared_ptr<const std::vector<uint64_t>>> statement_hash;
 };

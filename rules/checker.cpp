@@ -318,8 +318,9 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   // unchanged, walking with what it walked with then, records the same again.
   constexpr size_t kMaxPasses = 8;
   class Silent final : public CodeVisitor {} silent;
-  std::vector<std::vector<std::optional<ArgumentTypes>>> recorded;
-  std::vector<ArgumentTypes> known{ArgumentTypes{}};  // known[p]: what pass p walks with
+  using Records = ArgumentMemo::Records;
+  std::vector<std::vector<Records>> recorded;
+  std::vector<Records> known{std::make_shared<const ArgumentTypes>()};  // known[p]: what pass p walks with
   using FunctionRecords = ArgumentMemo::FunctionRecords;
   // Per pass and file: each walked function's own records.
   std::vector<std::vector<std::shared_ptr<const FunctionRecords>>> by_function;
@@ -341,29 +342,29 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     }
     statement_hash[i] = std::move(hashes);
   }
-  auto before_call = [&](size_t pass, size_t i, size_t f) -> const std::optional<ArgumentTypes>* {
+  auto before_call = [&](size_t pass, size_t i, size_t f) -> const Records* {
     if (!same_project || pass >= memo->by_function.size() || i >= memo->by_function[pass].size()) return nullptr;
     const auto& then = memo->by_function[pass][i];
     const auto& hash_then = i < memo->statement_hash.size() ? memo->statement_hash[i] : nullptr;
     if (!then || !hash_then || f >= then->size() || f >= hash_then->size() || !(*then)[f]) return nullptr;
     if (!statement_hash[i] || (*hash_then)[f] == 0 || (*hash_then)[f] != (*statement_hash[i])[f]) return nullptr;
-    if (pass > 0 && (!known[pass].same_calls(memo->known[pass], static_cast<int>(i), static_cast<int>(f)) ||
-                     !(*then)[f]->same_consulted(known[pass], memo->known[pass]))) {
+    if (pass > 0 && (!known[pass]->same_calls(*memo->known[pass], static_cast<int>(i), static_cast<int>(f)) ||
+                     !(*then)[f]->same_consulted(*known[pass], *memo->known[pass]))) {
       return nullptr;
     }
     return &(*then)[f];
   };
   for (size_t pass = 0; pass < kMaxPasses; ++pass) {
     if (cancelled()) throw CheckCancelled{};
-    const ArgumentTypes* walk_known = pass == 0 ? nullptr : &known[pass];
+    const ArgumentTypes* walk_known = pass == 0 ? nullptr : known[pass].get();
     // What an unchanged file recorded last time, when its walk would see the same.
-    const std::vector<std::optional<ArgumentTypes>>* kept = nullptr;
+    const std::vector<Records>* kept = nullptr;
     if (same_project && pass < memo->recorded.size() && memo->recorded[pass].size() == files.size() &&
-        memo->known[pass] == known[pass]) {
+        *memo->known[pass] == *known[pass]) {
       kept = &memo->recorded[pass];
     }
-    recorded.emplace_back(files.size(), std::nullopt);
-    std::vector<std::optional<ArgumentTypes>>& mine_all = recorded.back();
+    recorded.emplace_back(files.size());
+    std::vector<Records>& mine_all = recorded.back();
     by_function.emplace_back(files.size());
     parallel_for(files.size(), options.jobs, [&](size_t i) {
       if (failure[i]) return;
@@ -374,7 +375,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
         }
         return;
       }
-      ArgumentTypes mine;
+      auto mine = std::make_shared<ArgumentTypes>();
       const FunctionRecords* before = pass > 0 ? by_function[pass - 1][i].get() : nullptr;
       auto now = std::make_shared<FunctionRecords>(files[i]->model.functions.size());
       try {
@@ -383,28 +384,61 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
           int file = static_cast<int>(i), function = static_cast<int>(f);
           if (!project.in_region(file, function)) continue;
           // A walk also sees what the functions it calls return.
-          if (before && f < before->size() && (*before)[f] && known[pass].same_calls(known[pass - 1], file, function) &&
-              (*before)[f]->same_consulted(known[pass], known[pass - 1])) {
+          if (before && f < before->size() && (*before)[f] &&
+              known[pass]->same_calls(*known[pass - 1], file, function) &&
+              (*before)[f]->same_consulted(*known[pass], *known[pass - 1])) {
             (*now)[f] = (*before)[f];
-          } else if (const std::optional<ArgumentTypes>* then = before_call(pass, i, f)) {
+          } else if (const Records* then = before_call(pass, i, f)) {
             (*now)[f] = *then;
           } else {
-            (*now)[f].emplace();
-            walk_function(project, file, function, silent, walk_known, &*(*now)[f]);
+            auto walked = std::make_shared<ArgumentTypes>();
+            walk_function(project, file, function, silent, walk_known, walked.get());
+            (*now)[f] = std::move(walked);
           }
-          mine.merge(*(*now)[f]);
         }
-        mine_all[i] = std::move(mine);
+        // Each function recorded what it recorded last time (an edit that changed
+        // no types): the file's records are last time's, without joining them again.
+        const FunctionRecords* last = same_project && pass < memo->by_function.size() &&
+                                              i < memo->by_function[pass].size() && pass < memo->recorded.size() &&
+                                              i < memo->recorded[pass].size() && memo->recorded[pass][i]
+                                          ? memo->by_function[pass][i].get()
+                                          : nullptr;
+        bool as_last_time = last && last->size() == now->size();
+        for (size_t f = 0; as_last_time && f < now->size(); ++f) {
+          const Records& a = (*now)[f];
+          const Records& b = (*last)[f];
+          as_last_time = a == b || (a && b && *a == *b);
+        }
+        if (as_last_time) {
+          mine_all[i] = memo->recorded[pass][i];
+        } else {
+          for (const Records& r : *now) {
+            if (r) mine->merge(*r);
+          }
+          mine_all[i] = std::move(mine);
+        }
         by_function[pass][i] = std::move(now);
       } catch (const std::exception& e) {
         failure[i] = e.what();
       }
     });
-    ArgumentTypes learned;
-    for (const auto& r : mine_all) {
-      if (r) learned.merge(*r);
+    // Every file recorded what it recorded last time: the pass learns what it learned then.
+    bool as_last_time = same_project && pass + 1 < memo->known.size() && pass < memo->recorded.size() &&
+                        memo->recorded[pass].size() == files.size();
+    for (size_t i = 0; as_last_time && i < files.size(); ++i) {
+      const Records& now = mine_all[i];
+      const Records& then = memo->recorded[pass][i];
+      as_last_time = now == then || (now && then && *now == *then);
     }
-    bool settled = learned == known[pass];
+    Records learned = as_last_time ? memo->known[pass + 1] : nullptr;
+    if (!learned) {
+      auto joined = std::make_shared<ArgumentTypes>();
+      for (const auto& r : mine_all) {
+        if (r) joined->merge(*r);
+      }
+      learned = std::move(joined);
+    }
+    bool settled = *learned == *known[pass];
     known.push_back(std::move(learned));
     if (settled) break;
   }
@@ -415,7 +449,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     memo->by_function = std::move(by_function);
     memo->statement_hash = std::move(statement_hash);
   }
-  const ArgumentTypes& second = known.back();
+  const ArgumentTypes& second = *known.back();
 
   // What the checks found is kept only when this whole call gets through: a
   // cancelled call leaves the last complete one's.
