@@ -385,9 +385,7 @@ Value SemanticModel::call_value(Node call) const {
     if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
       return method_call_value(call, callee);
     }
-    if (Value r = attribute_method_value(call, object, method); r.kind != ValueKind::Unknown || callees_.count(call.id())) {
-      return r;
-    }
+    if (std::optional<Value> r = attribute_method_value(call, object, method)) return *r;
   }
   return function_call_value(call, callee, positional, a);
 }
@@ -513,19 +511,18 @@ bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<
   return (first.is_tensor() || first.kind == ValueKind::TensorSequence) && first.data_dependent;
 }
 
-// self.box_coder.decode(...): a method of the project class `self.box_coder` was built from.
-Value SemanticModel::attribute_method_value(Node call, Node object, std::string_view method) const {
-  if (cls_ < 0 || self_.empty() || !object.is(NodeKind::Attribute)) return Value::unknown();
+// self.box_coder.decode(...): a method of the project class `self.box_coder`
+// was built from (or passed to the constructor as); nullopt when it is not one.
+std::optional<Value> SemanticModel::attribute_method_value(Node call, Node object, std::string_view method) const {
+  if (cls_ < 0 || self_.empty() || !object.is(NodeKind::Attribute)) return std::nullopt;
   Node owner = object.field("object").unparenthesized();
-  if (!owner.is(NodeKind::Identifier) || owner.text(src_) != self_) return Value::unknown();
+  if (!owner.is(NodeKind::Identifier) || owner.text(src_) != self_) return std::nullopt;
   ClassRef c = project_.self_attribute_class({file_index_, cls_}, object.field("attribute").text(src_));
-  if (!c.valid()) return Value::unknown();
-  FunctionRef m = project_.find_method(c, method);
-  if (!m.valid()) return Value::unknown();
+  FunctionRef m = c.valid() ? project_.find_method(c, method) : FunctionRef{};
+  if (!m.valid()) return std::nullopt;
   record_call(call, m, true);
-  return project_result(
-      call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
-                                                                                              : Value::unknown());
+  bool annotated = project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor;
+  return project_result(call, m, annotated ? Value::tensor() : Value::unknown());
 }
 
 // self.method(...) / self.block(...)

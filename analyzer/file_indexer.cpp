@@ -563,8 +563,8 @@ class Indexer {
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
-    if (r.is(NodeKind::Identifier) && ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class &&
-        is_parameter(fn(ctx), r.text(src_))) {
+    bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
+    if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
     }
     auto [it, inserted] = cls.attributes.emplace(name, v);

@@ -261,11 +261,12 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
 }
 
 ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) const {
-  ClassRef built = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+  auto found = [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_classes.find(attr);
     if (it == info.attribute_classes.end()) return std::nullopt;
     return resolve_class(cur.file, it->second);
-  });
+  };
+  ClassRef built = first_in_hierarchy<ClassRef>(c, {}, found);
   return built.valid() ? built : passed_attribute_class(c, attr);
 }
 
@@ -292,12 +293,13 @@ int parameter_position(const FileModel& f, int function, std::string_view name) 
 // class every construction of that class passes there.
 ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr) const {
   std::string parameter;
-  ClassRef owner = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+  auto assigns = [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_parameters.find(attr);
     if (it == info.attribute_parameters.end()) return std::nullopt;
     parameter = it->second;
     return cur;
-  });
+  };
+  ClassRef owner = first_in_hierarchy<ClassRef>(c, {}, assigns);
   if (!owner.valid()) return {};
   const ClassInfo& info = file(owner.file).classes[static_cast<size_t>(owner.cls)];
   auto init = info.methods.find("__init__");

@@ -160,7 +160,7 @@ class SemanticModel {
   Value subscript_value(Node subscript) const;
   Value call_value(Node call) const;
   Value method_call_value(Node call, Node callee) const;
-  Value attribute_method_value(Node call, Node object, std::string_view method) const;
+  std::optional<Value> attribute_method_value(Node call, Node object, std::string_view method) const;
   Value builtin_call_value(std::string_view builtin, const std::vector<Node>& positional) const;
   Value tensor_method_value(std::string_view method, const Value& receiver, const std::vector<Node>& positional,
                             const std::vector<Node>& arguments) const;

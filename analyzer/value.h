@@ -63,7 +63,8 @@ inline Value join(const Value& a, const Value& b) {
   // A list built in a loop: empty before it, tensors appended in it.
   if (a.kind == ValueKind::EmptyList && b.kind == ValueKind::TensorSequence) return b;
   if (b.kind == ValueKind::EmptyList && a.kind == ValueKind::TensorSequence) return a;
-  if (a.kind == b.kind && a.dtype == b.dtype && a.static_data == b.static_data && a.data_dependent == b.data_dependent) {
+  bool same_facts = a.static_data == b.static_data && a.data_dependent == b.data_dependent;
+  if (a.kind == b.kind && a.dtype == b.dtype && same_facts) {
     // Decided on one path only is not decided.
     return Value{a.kind, a.dtype, a.static_data, a.data_dependent, a.truth_decided && b.truth_decided,
                  a.decided_comparison == b.decided_comparison ? a.decided_comparison : 0};
