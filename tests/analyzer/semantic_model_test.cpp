@@ -443,11 +443,20 @@ TEST_CASE("a sub-module passed to the constructor has the class every constructi
       "            tail = Other()\n"
       "        super().__init__(heads, tail)\n"
       "def build():\n"
-      "    return Heads(Other())\n");
+      "    return Heads(Other())\n"
+      "class Single(nn.Module):\n"
+      "    def __init__(self, head):\n"
+      "        super().__init__()\n"
+      "        self.head = head\n"
+      "class Wrapper(Single):\n"
+      "    def __init__(self):\n"
+      "        Single.__init__(self, Pool())\n");
   const ProjectModel& m = *p.project;
-  // Through super().__init__ from a subclass.
+  // Through super().__init__ from a subclass, for the base's methods and the subclass's.
   CHECK(m.self_attribute_class(class_named(p, "Base"), "heads") == class_named(p, "Heads"));
   CHECK(m.self_attribute_class(class_named(p, "Detector"), "heads") == class_named(p, "Heads"));
+  // Through `Single.__init__(self, ...)`.
+  CHECK(m.self_attribute_class(class_named(p, "Single"), "head") == class_named(p, "Pool"));
   // Bound to two classes in the constructing function: not known.
   CHECK_FALSE(m.self_attribute_class(class_named(p, "Base"), "tail").valid());
   // Keyword argument.
