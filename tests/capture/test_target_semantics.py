@@ -211,8 +211,9 @@ DRAFT_CASES = {
                           "        if not flag:\n            y = y - 1\n        if flag:\n            y = y * 3\n"
                           "        return (y, x) if (flag and out) else y\n"),
     # Rows kept by nonzero, summed in a loop and compared twice with the same literal: one guard;
-    # a comparison with another literal is another.
-    "rows_sum_compared_again": ("total = 0\n        for b in [x[torch.nonzero(x > 0).squeeze(1)], x[x < -1]]:\n"
+    # a comparison with another literal is another. The two parts hold every element, so the
+    # real total (8) passes both tests: draft export then goes on past each with what it assumed.
+    "rows_sum_compared_again": ("total = 0\n        for b in [x[torch.nonzero(x > 0).squeeze(1)], x[x <= 0]]:\n"
                                 "            total += b.size(0)\n        if total > 0:\n            x = x + 1\n"
                                 "        if total > 0:\n            x = x - 1\n        if total > 5:\n"
                                 "            x = x * 3\n        return x", ""),
