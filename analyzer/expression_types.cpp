@@ -2,6 +2,7 @@
 // semantic model (semantic_model.cpp holds names, scopes and binding).
 #include <unordered_map>
 
+#include "analyzer/parameter_name.h"
 #include "analyzer/semantic_model.h"
 #include "analyzer/torch_api.h"
 
@@ -588,8 +589,6 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
   return Value::unknown();
 }
 
-// Records the values a call binds to the callee's parameters (by position and
-// keyword). Only calls the walk reaches count: an inference records nothing.
 Value SemanticModel::record_module_call(Node call, Node module) const {
   if (!module.is(NodeKind::Identifier)) return Value::tensor();
   ClassRef cls = env_.module_class(names_.find(module.text(src_)));
@@ -624,6 +623,8 @@ void SemanticModel::finish_returns(bool generator) {
   if (record_ && returns_ && !generator) record_->record_return(file_index_, function_index_, *returns_);
 }
 
+// Records the values a call binds to the callee's parameters (by position and
+// keyword). Only calls the walk reaches count: an inference records nothing.
 void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) const {
   if (!record_ || quiet_ > 0) return;
   const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
@@ -632,10 +633,8 @@ void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) co
   std::vector<std::string_view> names;
   std::string_view target_src = project_.file(callee.file).source;
   for (Node p : NamedChildren(params)) {
-    Node name = p.is(NodeKind::Identifier) ? p
-                : p.is(NodeKind::TypedParameter) ? (p.named_child_count() ? p.named_child(0) : Node())
-                                                 : p.field("name");
-    names.push_back(name && name.is(NodeKind::Identifier) ? name.text(target_src) : std::string_view());
+    Node name = parameter_name(p);
+    names.push_back(name ? name.text(target_src) : std::string_view());
   }
   std::vector<Value> values(names.size(), Value::unknown());
   // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analyzer/file_model.h"
+#include "analyzer/parameter_name.h"
 #include "analyzer/torch_api.h"
 #include "analyzer/type_comment.h"
 
@@ -318,14 +319,11 @@ class Indexer {
   }
 
   void bind_parameter(Node p, FunctionInfo& info) {
-    Node name = p;
-    if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) {
-      name = p.field("name");
-    } else if (p.is(NodeKind::TypedParameter)) {
-      name = p.named_child_count() ? p.named_child(0) : Node();
-    }
-    if (name && (name.is(NodeKind::ListSplatPattern) || name.is(NodeKind::DictionarySplatPattern))) {
-      name = name.named_child_count() ? name.named_child(0) : Node();
+    Node name = parameter_name(p);
+    // `*args`, `**kw`, also annotated (`*args: int`).
+    Node splat = p.is(NodeKind::TypedParameter) && p.named_child_count() ? p.named_child(0) : p;
+    if (!name && (splat.is(NodeKind::ListSplatPattern) || splat.is(NodeKind::DictionarySplatPattern))) {
+      name = splat.named_child_count() ? splat.named_child(0) : Node();
     }
     if (name && name.is(NodeKind::Identifier)) info.locals.insert(std::string(name.text(src_)));
   }
@@ -575,10 +573,7 @@ class Indexer {
     Node params = f.node.field("parameters");
     if (!params) return false;
     for (Node p : NamedChildren(params)) {
-      Node n = p;
-      if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) n = p.field("name");
-      else if (p.is(NodeKind::TypedParameter)) n = p.named_child_count() ? p.named_child(0) : Node();
-      if (n && n.is(NodeKind::Identifier) && n.text(src_) == name) return true;
+      if (Node n = parameter_name(p); n && n.text(src_) == name) return true;
     }
     return false;
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "analyzer/parameter_name.h"
 #include "analyzer/torch_api.h"
 #include "analyzer/trace_truth.h"
 
@@ -278,10 +279,7 @@ int parameter_position(const FileModel& f, int function, std::string_view name) 
   Node params = f.functions[static_cast<size_t>(function)].node.field("parameters");
   int i = -1;
   for (Node p : NamedChildren(params)) {
-    Node n = p.is(NodeKind::Identifier) ? p
-             : p.is(NodeKind::TypedParameter) ? (p.named_child_count() ? p.named_child(0) : Node())
-                                              : p.field("name");
-    if (n && n.is(NodeKind::Identifier) && n.text(f.source) == name) return i;
+    if (Node n = parameter_name(p); n && n.text(f.source) == name) return i;
     ++i;
   }
   return -1;

@@ -1,5 +1,6 @@
 #include "analyzer/semantic_model.h"
 
+#include "analyzer/parameter_name.h"
 #include "analyzer/torch_api.h"
 #include "analyzer/trace_truth.h"
 
@@ -165,6 +166,8 @@ void SemanticModel::decide_truth(Node cond) {
   if (cond.is(NodeKind::NotOperator)) return decide_truth(cond.field("argument"));
   if (cond.is(NodeKind::BooleanOperator)) return decide_truth(cond.field("left"));
   if (cond.is(NodeKind::ComparisonOperator)) {
+    // Most comparisons are of trace-time values: only one of data is worth taking apart.
+    if (!value_of(cond).is_data_dependent_scalar()) return;
     if (auto [name, hash] = literal_comparison(cond); hash) {
       const Value* v = local(name);
       if (!v || !v->is_data_dependent_scalar()) return;
@@ -237,10 +240,8 @@ void SemanticModel::bind_parameters() {
   size_t index = 0;
   for (Node p : NamedChildren(params)) {
     size_t param_index = index++;
-    Node name = p;
-    if (p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter)) name = p.field("name");
-    else if (p.is(NodeKind::TypedParameter)) name = p.named_child_count() ? p.named_child(0) : Node();
-    if (!name || !name.is(NodeKind::Identifier)) continue;
+    Node name = parameter_name(p);
+    if (!name) continue;
     std::string_view n = name.text(src_);
     if (param_index == 0 && is_method) {
       self_ = n;
