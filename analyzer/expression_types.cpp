@@ -155,8 +155,20 @@ Value SemanticModel::type_of(Node e) const {
         data_dependent = data_dependent && v.data_dependent;
       }
       if (!any && e.is(NodeKind::List)) return Value::of(ValueKind::EmptyList);
-      Value r = any && all_tensor ? Value::of(ValueKind::TensorSequence) : Value::unknown();
+      if (any && !all_tensor) return dicts_value(e);
+      Value r = any ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
+      return r;
+    }
+    case NodeKind::Dictionary: {
+      // `{"boxes": b, "scores": s}`: a dict of tensors when every entry is one.
+      Value r = Value::unknown();
+      for (Node c : NamedChildren(e)) {
+        if (std::string_view(c.type()) != "pair") return Value::unknown();
+        Value v = value_of(c.field("value"));
+        if (!v.is_tensor()) return Value::unknown();
+        r = r.kind == ValueKind::Unknown ? holding(ValueKind::TensorDict, r, v, true) : with_entry(r, v);
+      }
       return r;
     }
     case NodeKind::ListComprehension: case NodeKind::SetComprehension: case NodeKind::DictionaryComprehension:
@@ -168,6 +180,19 @@ Value SemanticModel::type_of(Node e) const {
     default:
       return Value::unknown();
   }
+}
+
+// `[d1, d2]` of dicts of tensors; unknown otherwise.
+Value SemanticModel::dicts_value(Node e) const {
+  Value r = Value::unknown();
+  bool first = true;
+  for (Node c : NamedChildren(e)) {
+    Value v = value_of(c);
+    if (v.kind != ValueKind::TensorDict) return Value::unknown();
+    r = holding(ValueKind::TensorDictList, r, v, first);
+    first = false;
+  }
+  return r;
 }
 
 Value SemanticModel::unpacked_element(Node value_node, const Value& v, size_t index, size_t count) const {
@@ -258,8 +283,8 @@ Value SemanticModel::comprehension_value(Node e) const {
   Node body = e.field("body");
   if (!body || e.is(NodeKind::DictionaryComprehension) || e.is(NodeKind::SetComprehension)) return Value::unknown();
   Value element = value_of(body);
-  if (element.is_tensor()) {
-    Value r = Value::of(ValueKind::TensorSequence);
+  if (element.is_tensor() || element.kind == ValueKind::TensorDict) {
+    Value r = Value::of(element.is_tensor() ? ValueKind::TensorSequence : ValueKind::TensorDictList);
     r.dtype = element.dtype;
     r.data_dependent = element.data_dependent;
     return r;
@@ -308,6 +333,7 @@ Value SemanticModel::subscript_value(Node sub) const {
       return r;
     }
     case ValueKind::TensorSequence: {
+      if (first && first.is(NodeKind::Slice)) return base;  // `xs[1:]` is a list still
       Value r = Value::tensor(base.dtype);
       r.data_dependent = base.data_dependent;  // torch.where(m)[0]
       return r;
@@ -319,6 +345,10 @@ Value SemanticModel::subscript_value(Node sub) const {
       r.data_dependent = base.data_dependent && rows;
       return r;
     }
+    case ValueKind::TensorDict:
+      return entry_of(base);
+    case ValueKind::TensorDictList:
+      return whole_first_dim ? base : element_of(base);
     case ValueKind::TensorData:
     case ValueKind::Module:
       return Value::of(base.kind);
@@ -380,8 +410,9 @@ Value SemanticModel::call_value(Node call) const {
     if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
     if (ov.kind == ValueKind::Module) {
-      if (method != "forward" && method != "__call__") return Value::unknown();
-      return record_module_call(call, object);
+      if (method == "forward" || method == "__call__") return record_module_call(call, object);
+      // `self.transform.postprocess(...)`: a method of the sub-module's project class.
+      return attribute_method_value(call, object, method).value_or(Value::unknown());
     }
     if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_ && cls_ >= 0) {
       return method_call_value(call, callee);

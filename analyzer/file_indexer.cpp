@@ -869,6 +869,15 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     if (k != AnnotationKind::Tensor && !(a.is(NodeKind::Ellipsis))) all_tensor = false;
   }
   if (h == "Optional" && all_tensor) return AnnotationKind::OptionalTensor;
+  // Dict[str, Tensor], and List[Dict[str, Tensor]] (a detector's per-image results).
+  if ((h == "Dict" || h == "dict" || h == "Mapping") && args.size() == 2 &&
+      classify_type_expr(args[1], src, imports) == AnnotationKind::Tensor) {
+    return AnnotationKind::TensorDict;
+  }
+  if ((h == "List" || h == "list" || h == "Sequence") && args.size() == 1 &&
+      classify_type_expr(args[0], src, imports) == AnnotationKind::TensorDict) {
+    return AnnotationKind::TensorDictSequence;
+  }
   if ((h == "Tuple" || h == "tuple" || h == "List" || h == "list" || h == "Sequence") && all_tensor) {
     return AnnotationKind::TensorSequence;
   }

@@ -43,8 +43,8 @@ struct ArmGuard {
 // Why a function starts a compile region.
 enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint };
 
-// Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]).
-enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor };
+// Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]) or a dict of them.
+enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor, TensorDict, TensorDictSequence };
 
 // The two ways compiled code is traced: torch.fx's symbolic tracer (fx2onnx),
 // and TorchDynamo (torch.compile, torch.export). Some decorators hide a

@@ -162,7 +162,10 @@ class Walker {
     if (!list.is(NodeKind::Identifier) || !args || args.named_child_count() != 1) return;
     if (!model_.is_bound(list.text(src_))) return;
     Value held = model_.value_of(list);
-    if (held.kind != ValueKind::EmptyList && held.kind != ValueKind::TensorSequence) return;
+    if (held.kind != ValueKind::EmptyList && held.kind != ValueKind::TensorSequence &&
+        held.kind != ValueKind::TensorDictList) {
+      return;
+    }
     model_.bind(list, appended(held, model_.value_of(args.named_child(0))));
   }
 
@@ -329,6 +332,13 @@ class Walker {
     visitor_.on_store(t, value_node, statement, model_);
     if (t.is(NodeKind::Identifier)) {
       model_.assign(t.text(src_), v);
+    } else if (t.is(NodeKind::Subscript)) {
+      // `r["masks"] = m` on a local dict of tensors: it holds m too.
+      Node dict = t.field("value").unparenthesized();
+      if (dict.is(NodeKind::Identifier) && model_.is_bound(dict.text(src_))) {
+        Value held = model_.value_of(dict);
+        if (held.kind == ValueKind::TensorDict) model_.bind(dict, with_entry(held, v));
+      }
     } else if (t.is(NodeKind::ListSplatPattern) || t.is(NodeKind::ListSplat)) {
       std::vector<Node> inner = t.children();
       if (!inner.empty() && inner[0].is(NodeKind::Identifier)) model_.bind(inner[0], Value::unknown());

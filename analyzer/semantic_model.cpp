@@ -93,7 +93,7 @@ void SemanticModel::bind_loop_target(Node target, Node iterable) const {
     }
     if (callee == "builtins.enumerate" && parts.size() == 2 && !a.empty()) {
       bind_names(parts[0], Value::of(ValueKind::Static));
-      bind_element(parts[1], a[0]);
+      bind_loop_target(parts[1], a[0]);  // `for i, (x, y) in enumerate(zip(xs, ys))`
       return;
     }
     if (callee == "builtins.zip" && parts.size() == a.size()) {
@@ -282,6 +282,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
       case AnnotationKind::OptionalTensor: v = Value::of(ValueKind::OptionalTensor); break;
       case AnnotationKind::TensorSequence: v = Value::of(ValueKind::TensorSequence); break;
       case AnnotationKind::NonTensor: v = Value::of(ValueKind::Static); break;
+      case AnnotationKind::TensorDict: v = Value::of(ValueKind::TensorDict); break;
+      case AnnotationKind::TensorDictSequence: v = Value::of(ValueKind::TensorDictList); break;
       default: break;
     }
     if (v.kind == ValueKind::Tensor && def && def.unparenthesized().is(NodeKind::None)) {
@@ -289,7 +291,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     }
     // Tensors with data-dependent rows from any caller (whatever the others pass).
     bool tensor = v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor ||
-                  v.kind == ValueKind::TensorSequence;
+                  v.kind == ValueKind::TensorSequence || v.kind == ValueKind::TensorDict ||
+                  v.kind == ValueKind::TensorDictList;
     if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
       v.data_dependent = passed.data_dependent;
     }
@@ -315,7 +318,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
   // Unannotated, no default: what every compiled caller passes (a trace-time
   // value too: `window` passed as `self.window` is a constant of the trace).
   if (passed.is_tensor() || passed.kind == ValueKind::TensorSequence || passed.kind == ValueKind::OptionalTensor ||
-      passed.kind == ValueKind::Module || passed.kind == ValueKind::Static) {
+      passed.kind == ValueKind::Module || passed.kind == ValueKind::Static || passed.kind == ValueKind::TensorDict ||
+      passed.kind == ValueKind::TensorDictList) {
     return passed;
   }
   return Value::unknown();

@@ -172,6 +172,7 @@ class SemanticModel {
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
   Value comprehension_value(Node comprehension) const;
+  Value dicts_value(Node display) const;
   // `instance`: called through an instance (`block(x)`), which binds `self`.
   void record_call(Node call, FunctionRef callee, bool instance = false) const;
   // A call of a project module held in a local: its forward receives the arguments.

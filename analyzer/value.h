@@ -15,18 +15,20 @@ enum class ValueKind : uint8_t {
   Module,          // an nn.Module instance: calling it gives a tensor
   None,            // the None constant
   EmptyList,       // `[]`: what is appended to it decides what it holds
+  TensorDict,      // a dict whose entries are tensors: `{"boxes": b, "scores": s}`
+  TensorDictList,  // a list/tuple of such dicts (a detector's per-image results)
 };
 
 enum class TensorDtype : uint8_t { Unknown, Bool, Integer, Floating };
 
 struct Value {
   ValueKind kind = ValueKind::Unknown;
-  TensorDtype dtype = TensorDtype::Unknown;  // meaningful for Tensor / TensorSequence
+  TensorDtype dtype = TensorDtype::Unknown;  // meaningful for Tensor / TensorSequence / TensorDict(List)
   // A tensor built from trace-time values only (torch.scalar_tensor(x.size(1))):
   // its data is known when tracing, so using it as a size is not data-dependent.
   bool static_data = false;
   // Tensor / TensorSequence: a size depends on tensor data (nonzero, a mask
-  // read, nms). Static: a size of such a tensor, or a value a compiled caller
+  // read, nms); TensorDict(List): every entry's does. Static: a size of such a tensor, or a value a compiled caller
   // drew from tensor data. Dynamo breaks where such a value is made, so after
   // it the value is concrete; torch.export carries it as a data-dependent
   // symbol and fails at the first branch on it.
@@ -60,9 +62,10 @@ struct Value {
 // agree on, and data-dependent where either path is.
 inline Value join(const Value& a, const Value& b) {
   if (a == b) return a;
-  // A list built in a loop: empty before it, tensors appended in it.
-  if (a.kind == ValueKind::EmptyList && b.kind == ValueKind::TensorSequence) return b;
-  if (b.kind == ValueKind::EmptyList && a.kind == ValueKind::TensorSequence) return a;
+  // A list built in a loop: empty before it, tensors (or dicts of them) appended in it.
+  auto filled = [](ValueKind k) { return k == ValueKind::TensorSequence || k == ValueKind::TensorDictList; };
+  if (a.kind == ValueKind::EmptyList && filled(b.kind)) return b;
+  if (b.kind == ValueKind::EmptyList && filled(a.kind)) return a;
   bool same_facts = a.static_data == b.static_data && a.data_dependent == b.data_dependent;
   if (a.kind == b.kind && a.dtype == b.dtype && same_facts) {
     // Decided on one path only is not decided.
@@ -80,20 +83,39 @@ inline Value join(const Value& a, const Value& b) {
   return Value::unknown();
 }
 
-// A list holding `list` (a TensorSequence or EmptyList) after `.append(item)`.
-inline Value appended(const Value& list, const Value& item) {
-  if (!item.is_tensor()) return Value::unknown();
-  if (list.kind == ValueKind::EmptyList) {
-    Value r = Value::of(ValueKind::TensorSequence);
-    r.dtype = item.dtype;
-    r.data_dependent = item.data_dependent;
-    return r;
-  }
-  if (list.kind != ValueKind::TensorSequence) return Value::unknown();
-  Value r = Value::of(ValueKind::TensorSequence);
-  r.dtype = list.dtype == item.dtype ? item.dtype : TensorDtype::Unknown;
-  r.data_dependent = list.data_dependent && item.data_dependent;  // every element is
+// A container of tensors that also holds `item`: its element kind, the
+// dtype they share, and data-dependent rows only when every element has them.
+inline Value holding(ValueKind kind, const Value& held, const Value& item, bool was_empty) {
+  Value r = Value::of(kind);
+  r.dtype = was_empty || held.dtype == item.dtype ? item.dtype : TensorDtype::Unknown;
+  r.data_dependent = item.data_dependent && (was_empty || held.data_dependent);
   return r;
+}
+
+// A list holding `list` (a TensorSequence, TensorDictList or EmptyList) after `.append(item)`.
+inline Value appended(const Value& list, const Value& item) {
+  bool empty = list.kind == ValueKind::EmptyList;
+  if (item.is_tensor() && (empty || list.kind == ValueKind::TensorSequence)) {
+    return holding(ValueKind::TensorSequence, list, item, empty);
+  }
+  if (item.kind == ValueKind::TensorDict && (empty || list.kind == ValueKind::TensorDictList)) {
+    return holding(ValueKind::TensorDictList, list, item, empty);
+  }
+  return Value::unknown();
+}
+
+// A dict of tensors after `d[key] = item`.
+inline Value with_entry(const Value& dict, const Value& item) {
+  if (dict.kind != ValueKind::TensorDict || !item.is_tensor()) return Value::unknown();
+  return holding(ValueKind::TensorDict, dict, item, false);
+}
+
+// What reading any entry of a dict of tensors gives: the dict does not keep
+// which key holds what, so every entry is what all of them are.
+inline Value entry_of(const Value& dict) {
+  Value e = Value::tensor(dict.dtype);
+  e.data_dependent = dict.data_dependent;
+  return e;
 }
 
 // What iterating or unpacking a value yields.
@@ -103,6 +125,12 @@ inline Value element_of(const Value& v) {
     case ValueKind::TensorSequence: {
       Value e = Value::tensor(v.dtype);
       e.data_dependent = v.data_dependent && v.kind == ValueKind::TensorSequence;
+      return e;
+    }
+    case ValueKind::TensorDictList: {
+      Value e = Value::of(ValueKind::TensorDict);
+      e.dtype = v.dtype;
+      e.data_dependent = v.data_dependent;
       return e;
     }
     case ValueKind::Module:

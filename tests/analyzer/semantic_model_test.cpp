@@ -505,3 +505,52 @@ TEST_CASE("a walk records what a function returns, and callers unpack it") {
   CHECK(total->whole.kind == ValueKind::Static);
   CHECK(total->whole.data_dependent);  // sizes of data-dependent rows, summed in a loop
 }
+
+TEST_CASE("dicts of tensors: entries, lists of them, and what a walk returns") {
+  Project p(
+      "import torch\n"
+      "from typing import Dict, List\n"
+      "def detect(x: torch.Tensor):\n"
+      "    result = []\n"
+      "    for r in x:\n"
+      "        keep = torch.nonzero(r).squeeze(1)\n"
+      "        d = {'boxes': r[keep], 'scores': r[keep]}\n"
+      "        d['labels'] = r[keep]\n"
+      "        result.append(d)\n"
+      "    return result\n"
+      "def mixed(x: torch.Tensor):\n"
+      "    d = {'boxes': x[torch.nonzero(x).squeeze(1)], 'scale': 2.0}\n"
+      "    e = {'boxes': x[torch.nonzero(x).squeeze(1)]}\n"
+      "    e['all'] = x\n"
+      "    return d, e, [e, e], e['boxes']\n"
+      "def read(dets: List[Dict[str, torch.Tensor]], sizes):\n"
+      "    for i, (d, s) in enumerate(zip(dets, sizes)):\n"
+      "        return d['boxes']\n");
+  class Silent final : public CodeVisitor {} silent;
+  ArgumentTypes first;
+  walk_function(*p.project, 0, p.function("detect"), silent, nullptr, &first);
+  walk_function(*p.project, 0, p.function("mixed"), silent, nullptr, &first);
+  std::optional<ArgumentTypes::Returned> r = first.returned(0, p.function("detect"));
+  REQUIRE(r);
+  CHECK(r->whole.kind == ValueKind::TensorDictList);
+  CHECK(r->whole.data_dependent);  // every entry of every appended dict has data-dependent rows
+  std::optional<ArgumentTypes::Returned> m = first.returned(0, p.function("mixed"));
+  REQUIRE(m);
+  REQUIRE(m->elements.size() == 4);
+  CHECK(m->elements[0].kind == ValueKind::Unknown);  // a float entry: not a dict of tensors
+  CHECK(m->elements[1].kind == ValueKind::TensorDict);
+  CHECK_FALSE(m->elements[1].data_dependent);  // `e['all'] = x` holds every row of x
+  CHECK(m->elements[2].kind == ValueKind::TensorDictList);
+  CHECK(m->elements[3].is_tensor());
+
+  // A caller passes the list on: the annotated parameter takes its rows; enumerate(zip(...)) unpacks it.
+  ArgumentTypes passed;
+  std::vector<Value> args = {r->whole, Value::unknown()};
+  passed.record(0, p.function("read"), args);
+  ArgumentTypes second;
+  walk_function(*p.project, 0, p.function("read"), silent, &passed, &second);
+  std::optional<ArgumentTypes::Returned> entry = second.returned(0, p.function("read"));
+  REQUIRE(entry);
+  CHECK(entry->whole.is_tensor());
+  CHECK(entry->whole.data_dependent);
+}

@@ -24,7 +24,7 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = "import numpy as np\nimport torch\nfrom torch import nn, Tensor\n\n\n"
+HEADER = "from typing import Dict, List\n\nimport numpy as np\nimport torch\nfrom torch import nn, Tensor\n\n\n"
 
 # name -> (forward body of class M, helpers after it, whether it exports: True, False, or
 # "strict" where only strict export does)
@@ -60,6 +60,20 @@ CASES = {
     "len_of_appended_rows": ("rois = torch.cat(collect(x))\n        return x.new_zeros((len(rois), 2))",
                              "def collect(x):\n    out = []\n    for r in x.view(2, -1):\n"
                              "        out.append(r[r > 0])\n    return out\n", "strict"),
+    # Rows kept by nonzero, held in the entries of dicts a helper appends to a list.
+    "rows_in_dict_entries": ("s = x\n        for d in detect(x):\n            for b in d[\"boxes\"]:\n"
+                             "                s = s + b\n        return s",
+                             "def detect(x):\n    result = []\n    for r in x.view(2, -1):\n"
+                             "        keep = torch.nonzero(r > 0).squeeze(1)\n"
+                             "        result.append({\"boxes\": r[keep], \"scores\": r[keep] * 2})\n"
+                             "    return result\n", False),
+    # The same list handed to an annotated helper that unpacks `enumerate(zip(...))`.
+    "len_of_dict_entry": ("return count(detect(x), [1.0, 2.0]) * x",
+                          "def detect(x):\n    return [{\"boxes\": r[torch.nonzero(r > 0).squeeze(1)]} "
+                          "for r in x.view(2, -1)]\n\n\n"
+                          "def count(dets: List[Dict[str, Tensor]], weights):\n    n = 0.0\n"
+                          "    for i, (d, w) in enumerate(zip(dets, weights)):\n        n += len(d[\"boxes\"]) * w\n"
+                          "    return n\n", "strict"),
     "rows_iterated": ("rows = x[torch.nonzero(x > 0).squeeze(1)]\n        s = x\n        for r in rows:\n"
                       "            s = s + r\n        return s", "", False),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
