@@ -639,17 +639,20 @@ def render(results_dir):
         probe_stmt = {st.key(*y) for y in probe_sites}
         w("torch.export stops at its first failure: \"traced\" says whether some model that ran the line "
           "exported, ran through draft export, or reached it before the line it failed at; \"alone\", whether "
-          "the function that holds it fails there when exported alone (`export_probe`).")
+          "the function that holds it fails there when exported alone (`export_probe`); \"why\" comes from "
+          "`bench/zoo/alarms.json`, written after reading each line.")
         w("")
-        w("| line | finding | traced by torch.export | alone | a Dynamo break site | models that ran it |")
-        w("|---|---|---|---|---|---|")
+        alarms = _causes("alarms.json")
+        w("| line | finding | traced by torch.export | alone | a Dynamo break site | why | models that ran it |")
+        w("|---|---|---|---|---|---|---|")
         for x in sorted(exp_fa, key=lambda x: (-len(who_e.get(x, ())), x)):
             f0 = [f for f in by_line["export"][x] if f[4] == "error"]
             reached = _reached(x, exp_models, exp_failed, lines, ["export_nonstrict", "export_strict", "export_draft"])
             alone = _probe_verdict(x, probes, probe_stmt, st)
             w(f"| `{short(x[0])}:{x[1]}` `{src(*x)[:80]}` | {', '.join(sorted({f[3] for f in f0}))}: "
               f"{f0[0][5][:100]} | {'yes' if reached else 'no'} | {alone} | "
-              f"{'yes' if st.key(*x) in dyn_site_stmt else 'no'} | {_models(sorted(who_e.get(x, ())), 4)} |")
+              f"{'yes' if st.key(*x) in dyn_site_stmt else 'no'} | "
+              f"{alarms.get(f'{short(x[0])}:{x[1]}', 'not yet explained')} | {_models(sorted(who_e.get(x, ())), 4)} |")
     else:
         w("None.")
     w("")
@@ -897,9 +900,10 @@ def _probe_verdict(x, probes, probe_stmt, st):
     return "passes"
 
 
-def _causes():
-    """file:line -> why fxlint has no finding at that compiler failure site (causes.json)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "causes.json")
+def _causes(name="causes.json"):
+    """file:line -> why, written after reading each site: why fxlint has no finding at a compiler
+    failure site (causes.json), or why an fxlint error is not a failure site (alarms.json)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     if not os.path.exists(path):
         return {}
     with open(path) as f:
