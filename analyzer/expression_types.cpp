@@ -163,11 +163,13 @@ Value SemanticModel::type_of(Node e) const {
     case NodeKind::Dictionary: {
       // `{"boxes": b, "scores": s}`: a dict of tensors when every entry is one.
       Value r = Value::unknown();
+      bool first = true;
       for (Node c : NamedChildren(e)) {
         if (std::string_view(c.type()) != "pair") return Value::unknown();
         Value v = value_of(c.field("value"));
         if (!v.is_tensor()) return Value::unknown();
-        r = r.kind == ValueKind::Unknown ? holding(ValueKind::TensorDict, r, v, true) : with_entry(r, v);
+        r = holding(ValueKind::TensorDict, r, v, first);
+        first = false;
       }
       return r;
     }

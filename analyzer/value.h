@@ -28,8 +28,8 @@ struct Value {
   // its data is known when tracing, so using it as a size is not data-dependent.
   bool static_data = false;
   // Tensor / TensorSequence: a size depends on tensor data (nonzero, a mask
-  // read, nms); TensorDict(List): every entry's does. Static: a size of such a tensor, or a value a compiled caller
-  // drew from tensor data. Dynamo breaks where such a value is made, so after
+  // read, nms); TensorDict(List): every entry's does. Static: a size of such
+  // a tensor, or a value a compiled caller drew from tensor data. Dynamo breaks where such a value is made, so after
   // it the value is concrete; torch.export carries it as a data-dependent
   // symbol and fails at the first branch on it.
   bool data_dependent = false;
