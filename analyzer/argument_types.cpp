@@ -57,10 +57,16 @@ void ArgumentTypes::merge(const ArgumentTypes& other) {
   }
 }
 
-bool ArgumentTypes::same_returns(const ArgumentTypes& other) const {
-  if (this == &other) return true;
+bool ArgumentTypes::same_returns(const ArgumentTypes& other, const std::vector<std::pair<int, int>>& functions) const {
+  if (this == &other || functions.empty()) return true;
   std::scoped_lock lock(mutex_, other.mutex_);
-  return returns_ == other.returns_;
+  for (const auto& key : functions) {
+    auto x = returns_.find(key);
+    auto y = other.returns_.find(key);
+    if ((x == returns_.end()) != (y == other.returns_.end())) return false;
+    if (x != returns_.end() && !(x->second == y->second)) return false;
+  }
+  return true;
 }
 
 ArgumentTypes::Returned ArgumentTypes::Returned::join(const Returned& a, const Returned& b) {

@@ -44,9 +44,9 @@ class ArgumentTypes {
   };
   void record_return(int file, int function, const Returned& returned);
   std::optional<Returned> returned(int file, int function) const;
-  // Whether `other` knows the same of every function's returns: a walk then
-  // sees the same calls' results with either.
-  bool same_returns(const ArgumentTypes& other) const;
+  // Whether `other` knows the same of what these functions (file, function)
+  // return: a walk that read only theirs sees the same calls' results with either.
+  bool same_returns(const ArgumentTypes& other, const std::vector<std::pair<int, int>>& functions) const;
   // A walk recording here read what function `function` of `file` returns.
   void consulted(int file, int function);
   // Whether `a` and `b` know the same returns of every function a walk

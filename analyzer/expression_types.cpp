@@ -641,6 +641,10 @@ Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise) c
   return r && r->whole.kind != ValueKind::Unknown ? r->whole : otherwise;
 }
 
+void SemanticModel::add_consulted(std::vector<std::pair<int, int>>& out) const {
+  for (const auto& [call, f] : callees_) out.emplace_back(f.file, f.function);
+}
+
 void SemanticModel::note_return(Node value) {
   if (!record_) return;
   ArgumentTypes::Returned r;

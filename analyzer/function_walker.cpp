@@ -569,9 +569,10 @@ class Walker {
 }  // namespace
 
 void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
-                   const ArgumentTypes* known, ArgumentTypes* record) {
+                   const ArgumentTypes* known, ArgumentTypes* record, std::vector<std::pair<int, int>>* consulted) {
   SemanticModel model(project, file, function, known, record);
   Walker(model, visitor).run();
+  if (consulted) model.add_consulted(*consulted);
 }
 
 }  // namespace fxlint

@@ -69,6 +69,8 @@ class SemanticModel {
   Value enclosing_value(std::string_view name) const;
   // The function is handed to a compiler itself, not only called from compiled code.
   bool is_compile_entry() const;
+  // Appends the project functions whose returns this model read from `known` (once per call).
+  void add_consulted(std::vector<std::pair<int, int>>& out) const;
   // A method of a class that derives (through project classes) from torch.nn.Module.
   bool in_module_class() const;
   // Inside the test of an if/elif/while/ternary/assert.

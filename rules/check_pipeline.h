@@ -55,6 +55,8 @@ struct StatementFindings {
   uint32_t start = 0, length = 0;  // the statement when they ran
   std::vector<uint8_t> walked;     // per function of the statement: whether the checks walked it
   std::vector<Diagnostic> found;   // every one inside the statement
+  // The project functions (file, function) whose returns its walks read.
+  std::vector<std::pair<int, int>> consulted;
 };
 
 // What the checks found in each reported file in the last analysis that got

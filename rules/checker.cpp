@@ -164,16 +164,16 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       return input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
                                        : project.in_region(index, static_cast<int>(f), tracer);
     };
+    std::vector<std::pair<int, int>> consulted;  // by the walks of the statement being checked
     auto walk = [&](size_t f) {
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
-      walk_function(project, index, static_cast<int>(f), dispatcher, &arguments);
+      walk_function(project, index, static_cast<int>(f), dispatcher, &arguments, nullptr,
+                    reuse.after ? &consulted : nullptr);
     };
     // Where findings were reported from outside their own statement: a
     // statement holding one does not keep what it found, since what the sink
     // took from its walk depended on that report (one finding per place).
     std::set<uint32_t> foreign;
-    // A function's walk also sees what the functions it calls return.
-    bool same_returns = reuse.before_arguments && arguments.same_returns(*reuse.before_arguments);
     auto note_foreign = [&](size_t from, TextRange own) {
       const auto& all = sink.diagnostics();
       for (size_t k = from; k < all.size(); ++k) {
@@ -195,25 +195,26 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       const StatementFindings* kept = nullptr;
       if (reuse.before) {
         auto it = reuse.before->statements.find(top.text_hash);
+        // Its walks also saw what the functions they call return.
         if (it != reuse.before->statements.end() && it->second.length == top.range.length() &&
-            it->second.walked == walks) {
+            it->second.walked == walks && arguments.same_returns(*reuse.before_arguments, it->second.consulted)) {
           kept = &it->second;
           for (int g = top.first; kept && g < top.end; ++g) {
-            if (walks[static_cast<size_t>(g - top.first)] &&
-                (!same_returns || !arguments.same_calls(*reuse.before_arguments, index, g))) {
-              kept = nullptr;
-            }
+            if (!walks[static_cast<size_t>(g - top.first)]) continue;
+            if (!arguments.same_calls(*reuse.before_arguments, index, g)) kept = nullptr;
           }
         }
       }
-      StatementFindings now{top.range.start, top.range.length(), walks, {}};
+      StatementFindings now{top.range.start, top.range.length(), walks, {}, {}};
       if (kept) {
         for (const Diagnostic& d : kept->found) sink.replay(moved(d, kept->start, top.range.start));
         now.found = kept->found;
+        now.consulted = kept->consulted;
         for (Diagnostic& d : now.found) d = moved(std::move(d), kept->start, top.range.start);
         reuse.after->statements[top.text_hash] = std::move(now);
       } else {
         size_t mark = sink.diagnostics().size();
+        consulted.clear();
         for (int g = top.first; g < top.end; ++g) {
           if (walks[static_cast<size_t>(g - top.first)]) walk(static_cast<size_t>(g));
         }
@@ -225,6 +226,9 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
         note_foreign(mark, top.range);
         if (keep) {
           now.found.assign(all.begin() + static_cast<std::ptrdiff_t>(mark), all.end());
+          std::sort(consulted.begin(), consulted.end());
+          consulted.erase(std::unique(consulted.begin(), consulted.end()), consulted.end());
+          now.consulted = consulted;
           reuse.after->statements[top.text_hash] = std::move(now);
         }
       }

@@ -387,3 +387,35 @@ TEST_CASE("a caller is analysed again when what its callee returns changes") {
   }
   CHECK(reported == 3);  // FX301 in the leaf for each comparison
 }
+
+TEST_CASE("an unchanged statement is checked again when a function it calls returns something else") {
+  // Only the model's argument changes (not its file's interface): what `relay`
+  // returns is joined over its callers, so whether `x[m]` in the unchanged
+  // user's file reads a boolean mask (FX301) follows what the model passes.
+  const std::string model =
+      "import torch\nfrom pkg.middle import relay\n"
+      "class M(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        relay(ARG)\n"
+      "        return x\n";
+  std::vector<SourceInput> files = {
+      input("pkg/model.py", "pkg.model", model),
+      input("pkg/middle.py", "pkg.middle", "def relay(v):\n    return v\n"),
+      input("pkg/user.py", "pkg.user",
+            "import torch\nfrom pkg.middle import relay\n"
+            "class N(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        m = relay(x > 0)\n"
+            "        return x[m]\n")};
+  CheckSession session;
+  size_t masks = 0;
+  for (const char* arg : {"x > 1", "x.shape[0]", "x < 1", "3", "x != 0"}) {
+    files[0].text = model;
+    files[0].text.replace(files[0].text.find("ARG"), 3, arg);
+    INFO(arg);
+    auto got = session_codes(session, files);
+    CHECK(got == fresh_codes(files));
+    for (const std::string& c : got[2]) masks += c.starts_with("FX301");
+  }
+  CHECK(masks == 3);  // while the model also passes a mask
+}
