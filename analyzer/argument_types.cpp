@@ -4,6 +4,18 @@ namespace fxlint {
 
 namespace {
 
+// Whether two maps hold the same entry (or none) for each of `keys`.
+template <typename Map, typename Keys>
+bool same_entries(const Map& a, const Map& b, const Keys& keys) {
+  for (const auto& key : keys) {
+    auto x = a.find(key);
+    auto y = b.find(key);
+    if ((x == a.end()) != (y == b.end())) return false;
+    if (x != a.end() && !(x->second == y->second)) return false;
+  }
+  return true;
+}
+
 // A size or value some compiled caller makes data-dependent stays so, even
 // where callers disagree on the kind: the callee fails under export when
 // reached from that caller. Likewise for what one of a function's returns gives.
@@ -60,13 +72,7 @@ void ArgumentTypes::merge(const ArgumentTypes& other) {
 bool ArgumentTypes::same_returns(const ArgumentTypes& other, const std::vector<std::pair<int, int>>& functions) const {
   if (this == &other || functions.empty()) return true;
   std::scoped_lock lock(mutex_, other.mutex_);
-  for (const auto& key : functions) {
-    auto x = returns_.find(key);
-    auto y = other.returns_.find(key);
-    if ((x == returns_.end()) != (y == other.returns_.end())) return false;
-    if (x != returns_.end() && !(x->second == y->second)) return false;
-  }
-  return true;
+  return same_entries(returns_, other.returns_, functions);
 }
 
 ArgumentTypes::Returned ArgumentTypes::Returned::join(const Returned& a, const Returned& b) {
@@ -91,13 +97,7 @@ bool ArgumentTypes::same_consulted(const ArgumentTypes& a, const ArgumentTypes& 
   std::lock_guard<std::mutex> lock(mutex_);
   if (consulted_.empty() || &a == &b) return true;
   std::scoped_lock both(a.mutex_, b.mutex_);
-  for (const auto& key : consulted_) {
-    auto x = a.returns_.find(key);
-    auto y = b.returns_.find(key);
-    if ((x == a.returns_.end()) != (y == b.returns_.end())) return false;
-    if (x != a.returns_.end() && !(x->second == y->second)) return false;
-  }
-  return true;
+  return same_entries(a.returns_, b.returns_, consulted_);
 }
 
 std::optional<ArgumentTypes::Returned> ArgumentTypes::returned(int file, int function) const {
