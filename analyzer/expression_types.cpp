@@ -147,14 +147,16 @@ Value SemanticModel::type_of(Node e) const {
     }
     case NodeKind::Tuple: case NodeKind::List: case NodeKind::ExpressionList: case NodeKind::Set: {
       // Data-dependent only when every element is: an element read out of it is then one.
-      bool all_tensor = true, any = false, data_dependent = true;
+      bool all_tensor = true, all_static = true, any = false, data_dependent = true;
       for (Node c : NamedChildren(e)) {
         any = true;
         Value v = value_of(c);
         all_tensor = all_tensor && v.is_tensor();
+        all_static = all_static && v.kind == ValueKind::Static && !v.data_dependent;
         data_dependent = data_dependent && v.data_dependent;
       }
       if (!any && e.is(NodeKind::List)) return Value::of(ValueKind::EmptyList);
+      if (any && all_static) return Value::of(ValueKind::Static);  // `(2, 4)`: known when tracing
       if (any && !all_tensor) return dicts_value(e);
       Value r = any ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
@@ -249,6 +251,10 @@ Value SemanticModel::comparison_value(Node e) const {
   for (std::string_view op : comparison_operators(e)) {
     if (op.starts_with("is") || op.ends_with("in")) return Value::of(ValueKind::Static);
   }
+  // A tensor `==` / `!=` a string is a Python bool (`cache != "Rep"`): no tensor op takes strings.
+  for (Node p : e.children()) {
+    if (p.is(NodeKind::String) || p.is(NodeKind::ConcatenatedString)) return Value::of(ValueKind::Static);
+  }
   Value r = any_tensor ? Value::tensor(TensorDtype::Bool)
             : any_data ? Value::of(ValueKind::TensorData)
             : acc.kind == ValueKind::Unknown ? Value::unknown() : Value::of(ValueKind::Static);
@@ -326,6 +332,8 @@ Value SemanticModel::subscript_value(Node sub) const {
   bool whole_first_dim = first && (first.is(NodeKind::Slice) || first.is(NodeKind::Ellipsis));
   switch (base.kind) {
     case ValueKind::Tensor: {  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
+      // A tensor takes no string index: `x["instances"]` says `x` was no tensor.
+      if (first && (first.is(NodeKind::String) || first.is(NodeKind::ConcatenatedString))) return Value::unknown();
       Value r = Value::tensor(base.dtype);
       // A mask or an index tensor of data-dependent length selects that many
       // rows; a slice keeps the rows there are.

@@ -878,9 +878,16 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
       classify_type_expr(args[0], src, imports) == AnnotationKind::TensorDict) {
     return AnnotationKind::TensorDictSequence;
   }
-  if ((h == "Tuple" || h == "tuple" || h == "List" || h == "list" || h == "Sequence") && all_tensor) {
-    return AnnotationKind::TensorSequence;
+  bool sequence = h == "Tuple" || h == "tuple" || h == "List" || h == "list" || h == "Sequence";
+  if (sequence && all_tensor) return AnnotationKind::TensorSequence;
+  // tuple[int, ...], List[float]: Python values, known when tracing.
+  bool all_python = !args.empty();
+  for (Node a : args) {
+    Node u = a.is(NodeKind::Type) && a.named_child_count() ? a.named_child(0) : a;
+    all_python = all_python &&
+                 (u.is(NodeKind::Ellipsis) || classify_type_expr(u, src, imports) == AnnotationKind::NonTensor);
   }
+  if (sequence && all_python) return AnnotationKind::NonTensor;
   if (h == "Union" && args.size() == 2) {
     AnnotationKind a = classify_type_expr(args[0], src, imports);
     AnnotationKind b = classify_type_expr(args[1], src, imports);

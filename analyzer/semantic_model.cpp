@@ -155,6 +155,9 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     Node args = cond.field("arguments");
     std::vector<Node> a = args ? args.children() : std::vector<Node>{};
     if (a.size() == 2 && a[0].is(NodeKind::Identifier) && resolve(a[1]) == "torch.Tensor") {
+      // A name known to hold a Python number or None never takes this arm: leave it so.
+      const Value* v = local(a[0].text(src_));
+      if (v && (v->kind == ValueKind::Static || v->kind == ValueKind::None)) return;
       set_local(a[0].text(src_), Value::tensor());
     }
   }
@@ -408,6 +411,15 @@ Value SemanticModel::enclosing_value(std::string_view name) const {
     if (f.locals.count(name)) return Value::unknown();
   }
   return Value::unknown();
+}
+
+bool SemanticModel::closure_in_traced_call(std::string_view name) const {
+  for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
+    const FunctionInfo& f = file_.functions[static_cast<size_t>(p)];
+    if (contains(f.nonlocals, name)) continue;  // bound further out
+    if (f.locals.count(name)) return project_.in_region(file_index_, p);
+  }
+  return false;
 }
 
 bool SemanticModel::is_compile_entry() const { return project_.is_compile_entry(file_index_, function_index_); }

@@ -67,6 +67,10 @@ class SemanticModel {
   std::vector<std::string> self_attribute_constructors(std::string_view attr) const;
   // What an enclosing function's first binding of `name` holds.
   Value enclosing_value(std::string_view name) const;
+  // A closure variable bound by an enclosing function that is compiled code
+  // too: it lives in the call the trace holds whole, so changing it is no
+  // state outside the trace.
+  bool closure_in_traced_call(std::string_view name) const;
   // The function is handed to a compiler itself, not only called from compiled code.
   bool is_compile_entry() const;
   // Appends the project functions whose returns this model read from `known` (once per call).

@@ -186,7 +186,8 @@ Value tensor_method_result(std::string_view name) {
   if (bool_methods().count(name)) return Value::tensor(TensorDtype::Bool);
   if (index_methods().count(name)) return Value::tensor(TensorDtype::Integer);
   if (float_methods().count(name)) return Value::tensor(TensorDtype::Floating);
-  if (name.starts_with("__") || name == "register_hook" || name == "backward" || name == "apply_") {
+  if (name.starts_with("__") || name == "register_hook" || name == "backward" || name == "apply_" ||
+      !is_tensor_method(name)) {
     return Value::unknown();
   }
   return Value::tensor();

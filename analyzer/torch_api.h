@@ -15,6 +15,8 @@ Value call_result(std::string_view qualified);
 
 // Result of calling method `name` on a tensor (`x.sum()`, `x.size(0)`).
 Value tensor_method_result(std::string_view name);
+// Whether torch.Tensor has a method named `name` (tensor_methods.cpp).
+bool is_tensor_method(std::string_view name);
 // torch functions that compute their result from their arguments' values only
 // (arithmetic, rounding): given trace-time values, the result's data is known
 // when tracing (`torch.div(x.size(1), 2, rounding_mode="trunc")`).

@@ -554,3 +554,27 @@ TEST_CASE("dicts of tensors: entries, lists of them, and what a walk returns") {
   CHECK(entry->whole.is_tensor());
   CHECK(entry->whole.data_dependent);
 }
+
+TEST_CASE("a value typed as a tensor that its use shows is something else") {
+  Project p(
+      "import torch\n"
+      "from typing import List, Tuple\n"
+      "def f(x: torch.Tensor, sizes: Tuple[int, ...], scales: List[float]):\n"
+      "    return (x.has('masks'), x['instances'], x != 'Rep', x.sum(), (2, 4), sizes, scales,\n"
+      "            x.view(sizes), (2, x))\n");
+  class Silent final : public CodeVisitor {} silent;
+  ArgumentTypes first;
+  walk_function(*p.project, 0, p.function("f"), silent, nullptr, &first);
+  std::optional<ArgumentTypes::Returned> r = first.returned(0, p.function("f"));
+  REQUIRE(r);
+  REQUIRE(r->elements.size() == 9);
+  CHECK(r->elements[0].kind == ValueKind::Unknown);  // no method of torch.Tensor
+  CHECK(r->elements[1].kind == ValueKind::Unknown);  // a tensor takes no string index
+  CHECK(r->elements[2].kind == ValueKind::Static);   // a tensor != a string is a Python bool
+  CHECK(r->elements[3].is_tensor());
+  CHECK(r->elements[4].kind == ValueKind::Static);   // a tuple of numbers is known when tracing
+  CHECK(r->elements[5].kind == ValueKind::Static);   // annotated as Python numbers
+  CHECK(r->elements[6].kind == ValueKind::Static);
+  CHECK(r->elements[7].is_tensor());
+  CHECK(r->elements[8].kind != ValueKind::Static);
+}
