@@ -71,7 +71,7 @@ bool is_outer_object(Node expr, const SemanticModel& ctx) {
       const GlobalFacts* g = ctx.global_facts(expr.text(src));
       return g && !g->is_function_or_class && !ctx.file().imports.find(expr.text(src));
     }
-    return scope == NameScope::Enclosing;
+    return scope == NameScope::Enclosing && !ctx.closure_in_traced_call(expr.text(src));
   }
   if (expr.is(NodeKind::Attribute)) {
     Node object = expr.field("object").unparenthesized();
@@ -116,6 +116,11 @@ std::string_view compile_guard_function(std::string_view v, Target target) {
   if (at_least(v, 2, 3)) return "torch.compiler.is_compiling";
   if (at_least(v, 2, 0)) return "torch._dynamo.is_compiling";
   return "torch.fx._symbolic_trace.is_fx_tracing";
+}
+
+const char* once_or_replayed(Target target) {
+  return target == Target::Dynamo ? "; TorchDynamo replays it after the graph and recompiles when the value changes"
+                                  : "; the trace runs it once and never again";
 }
 
 }  // namespace fxlint::support

@@ -53,5 +53,9 @@ std::string_view compile_guard_function(std::string_view torch_version, Target t
 // since torch 2.1): true for the dynamo target on such a version, or when the
 // version is unknown.
 bool dynamo_traces_numpy(std::string_view torch_version, Target target);
+// How a change of Python state outside the trace goes wrong for `target`, as
+// the end of a message: the tracers run it once; TorchDynamo replays it and
+// guards on the value.
+const char* once_or_replayed(Target target);
 
 }  // namespace fxlint::support

@@ -62,7 +62,7 @@ class OuterContainerMutation final : public Check {
                    "stores a tensor into `" + name + "`, which outlives the call; the graph cannot hold it");
     } else {
       sink_.report(RuleId::FX204, where.range(),
-                   "mutates `" + name + "`, which outlives the call; the trace runs it once and never again");
+                   "mutates `" + name + "`, which outlives the call" + support::once_or_replayed(settings_.target));
     }
   }
 };

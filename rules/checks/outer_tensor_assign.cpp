@@ -13,7 +13,7 @@ std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, co
   if (ctx.declared_global(name)) {
     const GlobalFacts* g = ctx.global_facts(name);
     outer_is_tensor = g && g->value.is_tensor();
-  } else if (ctx.declared_nonlocal(name)) {
+  } else if (ctx.declared_nonlocal(name) && !ctx.closure_in_traced_call(name)) {
     outer_is_tensor = ctx.enclosing_value(name).is_tensor();
   }
   Node assignment = target.parent();
@@ -36,7 +36,7 @@ class OuterTensorAssign final : public Check {
       sink_.report(RuleId::FX401, stmt.range(),
                    "assigns a tensor to global `" + name + "`; the graph cannot rebind it",
                    outer_tensor_copy(target, value, stmt, ctx));
-    } else if (ctx.declared_nonlocal(name)) {
+    } else if (ctx.declared_nonlocal(name) && !ctx.closure_in_traced_call(name)) {
       sink_.report(RuleId::FX402, stmt.range(),
                    "assigns a tensor to closure variable `" + name + "`; the graph cannot rebind it",
                    outer_tensor_copy(target, value, stmt, ctx));

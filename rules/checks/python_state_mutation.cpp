@@ -197,11 +197,12 @@ class PythonStateMutation final : public Check {
         const GlobalFacts* g = ctx.global_facts(name);
         if (g && g->value.is_tensor()) return;  // in-place on a tensor
         sink_.report(RuleId::FX203, stmt.range(),
-                     "updates global `" + std::string(name) + "`; the trace runs it once and never again",
+                     "updates global `" + std::string(name) + "`" + support::once_or_replayed(settings_.target),
                      global_scalar_to_tensor(stmt, ctx));
-      } else if (ctx.declared_nonlocal(name)) {
+      } else if (ctx.declared_nonlocal(name) && !ctx.closure_in_traced_call(name)) {
         sink_.report(RuleId::FX203, stmt.range(),
-                     "updates closure variable `" + std::string(name) + "`; the trace runs it once and never again");
+                     "updates closure variable `" + std::string(name) + "`" +
+                         support::once_or_replayed(settings_.target));
       }
       return;
     }
@@ -210,7 +211,8 @@ class PythonStateMutation final : public Check {
       Value v = ctx.self_attribute(attr.text(src));
       if (v.kind != ValueKind::Static) return;  // tensors update in place; unknowns are not flagged
       sink_.report(RuleId::FX203, stmt.range(),
-                   "updates Python attribute `" + std::string(left.text(src)) + "`; the trace runs it once and never again",
+                   "updates Python attribute `" + std::string(left.text(src)) + "`" +
+                       support::once_or_replayed(settings_.target),
                    attribute_scalar_to_buffer(stmt, ctx));
     }
   }
@@ -220,17 +222,17 @@ class PythonStateMutation final : public Check {
         support::is_outer_object(target, ctx) && ctx.value_of(value).kind == ValueKind::Static) {
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) +
-                       "`; the trace runs it once and never again");
+                       "`" + support::once_or_replayed(settings_.target));
       return;
     }
     if (!target.is(NodeKind::Identifier) || !value) return;
     std::string_view name = target.text(ctx.source());
     bool global = ctx.declared_global(name);
-    if (!global && !ctx.declared_nonlocal(name)) return;
+    if (!global && !(ctx.declared_nonlocal(name) && !ctx.closure_in_traced_call(name))) return;
     if (ctx.value_of(value).is_tensor()) return;  // FX401 / FX402
     sink_.report(RuleId::FX203, stmt.range(),
                  std::string(global ? "rebinds global `" : "rebinds closure variable `") + std::string(name) +
-                     "`; the trace runs it once and never again");
+                     "`" + support::once_or_replayed(settings_.target));
   }
 
  private:

@@ -33,7 +33,18 @@ class TensorToPython final : public Check {
     }
   }
 
-  void on_subscript_load(Node sub, const SemanticModel& ctx) override {
+  void on_subscript_load(Node sub, const SemanticModel& ctx) override { check_indices(sub, ctx); }
+  // `y[:n] = v` and `y[:n] += v` read their bounds as a load does.
+  void on_store(Node target, Node, Node, const SemanticModel& ctx) override {
+    if (target.is(NodeKind::Subscript)) check_indices(target, ctx);
+  }
+  void on_augmented(Node stmt, const SemanticModel& ctx) override {
+    Node left = stmt.field("left").unparenthesized();
+    if (left.is(NodeKind::Subscript)) check_indices(left, ctx);
+  }
+
+ private:
+  void check_indices(Node sub, const SemanticModel& ctx) {
     Value base = ctx.value_of(sub.field("value"));
     for (Node index : support::subscript_indices(sub)) {
       if (index.is(NodeKind::Slice)) {

@@ -1,5 +1,6 @@
 // FX502: calls into libraries the tracer cannot follow: numpy or math on
-// tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules.
+// tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules, and
+// not what Dynamo models itself (some of random, some copies).
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -16,6 +17,14 @@ class UntraceableCall final : public Check {
     std::string module = q.substr(0, q.find('.'));
     // Dynamo traces NumPy (numpy.random included) through torch._numpy.
     if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) return;
+    if (settings_.target == Target::Dynamo && dynamo_models_random(q)) {
+      if (!needs_number(call, ctx)) return;
+      sink_.report(RuleId::FX502, call.range(),
+                   "`" + q + "` gives a number TorchDynamo keeps symbolic; a branch, loop or slice on it "
+                   "breaks the graph");
+      return;
+    }
+    if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
     bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
                   q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
@@ -44,6 +53,72 @@ class UntraceableCall final : public Check {
         return;
       }
     }
+  }
+
+  // Python's global random generator, which TorchDynamo models for these: the
+  // number becomes an input of the graph, drawn again on every call.
+  static bool dynamo_models_random(const std::string& q) {
+    return q == "random.random" || q == "random.randint" || q == "random.randrange" || q == "random.uniform" ||
+           q == "random.shuffle" || q == "random.sample" || q == "random.seed";
+  }
+  // Dynamo copies Python objects and deep-copies values that hold no tensor; a
+  // shallow copy of a tensor, list or dict, or a deep copy of a tensor, it cannot do.
+  static bool dynamo_copies(const std::string& q, Node call, const SemanticModel& ctx) {
+    if (q != "copy.copy" && q != "copy.deepcopy") return false;
+    Node args = call.field("arguments");
+    std::vector<Node> a = args ? args.children() : std::vector<Node>{};
+    if (a.empty() || a[0].is(NodeKind::KeywordArgument)) return false;
+    Value v = ctx.value_of(a[0]);
+    bool tensors = v.is_tensor() || v.kind == ValueKind::TensorSequence || v.kind == ValueKind::TensorDict ||
+                   v.kind == ValueKind::TensorDictList;
+    if (q == "copy.deepcopy") return v.kind == ValueKind::Static || v.kind == ValueKind::None;
+    return !tensors && !a[0].unparenthesized().is(NodeKind::List) && !a[0].unparenthesized().is(NodeKind::Dictionary);
+  }
+
+  // The call's value is needed as a number: in a condition, compared
+  // (`random() < p`), a slice or loop bound, or bound to a name that the rest
+  // of the function uses so (`p = random.uniform(0, 1)` ... `if p < self.layerdrop:`).
+  static bool needs_number(Node call, const SemanticModel& ctx) {
+    if (ctx.in_condition() || decides(call, ctx.source())) return true;
+    Node p = call.parent();
+    while (p && p.is(NodeKind::ParenthesizedExpression)) p = p.parent();
+    if (!p || !p.is(NodeKind::Assignment) || !(p.field("right") == call)) return false;
+    Node name = p.field("left");
+    if (!name || !name.is(NodeKind::Identifier)) return false;
+    Node fn = p;
+    while (fn && !fn.is(NodeKind::FunctionDefinition)) fn = fn.parent();
+    return fn && tested_after(fn, name.text(ctx.source()), call.end(), ctx.source());
+  }
+
+  // `e` is compared, negated, an operand of and/or, the test of an if/while,
+  // a slice bound or a bound of `range`: uses that need the drawn number.
+  static bool decides(Node e, std::string_view src) {
+    Node p = e.parent();
+    while (p && p.is(NodeKind::ParenthesizedExpression)) {
+      e = p;
+      p = p.parent();
+    }
+    if (!p) return false;
+    if (p.is(NodeKind::ComparisonOperator) || p.is(NodeKind::BooleanOperator) || p.is(NodeKind::NotOperator) ||
+        p.is(NodeKind::Slice)) {
+      return true;
+    }
+    // `range(n)`: a loop needs the number itself, as a slice bound does.
+    if (p.is(NodeKind::ArgumentList) && p.parent() && p.parent().is(NodeKind::Call)) {
+      Node f = p.parent().field("function");
+      if (f && f.is(NodeKind::Identifier) && f.text(src) == "range") return true;
+    }
+    return (p.is(NodeKind::IfStatement) || p.is(NodeKind::ElifClause) || p.is(NodeKind::WhileStatement)) &&
+           p.field("condition") == e;
+  }
+
+  static bool tested_after(Node n, std::string_view name, uint32_t after, std::string_view src) {
+    if (n.end() <= after) return false;
+    if (n.is(NodeKind::Identifier)) return n.start() >= after && n.text(src) == name && decides(n, src);
+    for (Node c : n.children()) {
+      if (tested_after(c, name, after, src)) return true;
+    }
+    return false;
   }
 
   // A tensor (or a list of them) handed over. A Python number already read out

@@ -12,7 +12,10 @@ class UntraceableConstruct final : public Check {
   // Only the function handed to the compiler must not be a generator: tracers
   // follow generators that compiled code calls (`@contextmanager` helpers, say).
   void on_yield(Node y, const SemanticModel& ctx) override {
-    if (!ctx.is_compile_entry()) return;
+    // A generator annotated to return a tensor (`def __iter__(self) -> Tensor`)
+    // is an iterator, not a graph by intent: compiled code that loops over it
+    // is traced through it.
+    if (!ctx.is_compile_entry() || ctx.function().seed == SeedReason::TensorAnnotation) return;
     sink_.report(RuleId::FX504, y.range(), "`yield` makes a generator; compiled functions cannot be generators");
   }
   void on_call(Node call, const SemanticModel& ctx) override {

@@ -24,7 +24,8 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = "from typing import Dict, List\n\nimport numpy as np\nimport torch\nfrom torch import nn, Tensor\n\n\n"
+HEADER = ("import copy\nimport random\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
+          "from torch import nn, Tensor\n\n\n")
 
 # name -> (forward body of class M, helpers after it, whether it exports: True, False, or
 # "strict" where only strict export does)
@@ -76,6 +77,12 @@ CASES = {
                           "    return n\n", "strict"),
     "rows_iterated": ("rows = x[torch.nonzero(x > 0).squeeze(1)]\n        s = x\n        for r in rows:\n"
                       "            s = s + r\n        return s", "", False),
+    # A nested helper of forward that changes the call's own dict and name: no state outside the trace.
+    "closure_of_the_call": ("status = {}\n        n = 0\n\n        def note(k, v):\n            nonlocal n\n"
+                            "            status[k] = v\n            n = n + 1\n\n        note(\"a\", 1)\n"
+                            "        return x * len(status) + n", "", True),
+    # A tensor compared with a string is a Python bool.
+    "tensor_compared_with_a_string": ("if x != \"Rep\":\n            return x * 2\n        return x", "", True),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
                             "class Layer(nn.Module):\n    def forward(self, x, flag=None):\n        if flag:\n"
                             "            return x * 2\n        return x\n", False),
@@ -102,6 +109,12 @@ DYNAMO_CASES = {
                   "        return s", ""),
     "rows_iterated": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in k:\n            s = s + i\n"
                       "        return s", ""),
+    # Dynamo models Python's random generator: a drawn number is a graph input, until a branch needs it.
+    "random_arithmetic": ("return x * random.random() + random.randint(1, 3) * random.uniform(0.5, 1.5)", ""),
+    "random_branch": ("if random.random() < 2.0:\n            return x * 2\n        return x", ""),
+    "random_gauss": ("return x * random.gauss(0.0, 1.0)", ""),
+    "deepcopy_of_numbers": ("sizes = copy.deepcopy((2, 4))\n        return x.view(sizes) * 2", ""),
+    "tensor_compared_with_a_string": ("if x != \"Rep\":\n            return x * 2\n        return x", ""),
 }
 
 
