@@ -44,7 +44,9 @@ class Env {
     return slot < slots_.size() && slots_[slot].bound ? slots_[slot].module_class : ClassRef{};
   }
 
-  // Names bound on both paths join; a name bound on one path only is unknown.
+  // Names bound on both paths join. A name bound on one path only keeps that
+  // path's value: a local read where it is unbound raises, so any read that
+  // succeeds sees it (`if s is not None: h = s.shape[2]` ... `if s is not None: f(h)`).
   friend Env join_envs(const Env& a, const Env& b) {
     Env out;
     out.slots_.resize(std::max(a.slots_.size(), b.slots_.size()));
@@ -55,7 +57,7 @@ class Env {
         ClassRef same = a.slots_[i].module_class == b.slots_[i].module_class ? a.slots_[i].module_class : ClassRef{};
         out.slots_[i] = {join(*x, *y), true, same};
       } else if (x || y) {
-        out.slots_[i] = {Value::unknown(), true, {}};
+        out.slots_[i] = x ? a.slots_[i] : b.slots_[i];
       }
     }
     return out;

@@ -151,12 +151,16 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     if (!not_none) set_local(check->name, Value::of(ValueKind::None));
     return;
   }
-  if (cond.is(NodeKind::Call) && truth && resolve(cond.field("function")) == "builtins.isinstance") {
+  if (cond.is(NodeKind::Call) && resolve(cond.field("function")) == "builtins.isinstance") {
     Node args = cond.field("arguments");
     std::vector<Node> a = args ? args.children() : std::vector<Node>{};
     if (a.size() == 2 && a[0].is(NodeKind::Identifier) && resolve(a[1]) == "torch.Tensor") {
-      // A name known to hold a Python number or None never takes this arm: leave it so.
       const Value* v = local(a[0].text(src_));
+      if (!truth) {  // whatever it holds in the other arm, it is no tensor
+        if (v && v->is_tensor()) set_local(a[0].text(src_), Value::unknown());
+        return;
+      }
+      // A name known to hold a Python number or None never takes this arm: leave it so.
       if (v && (v->kind == ValueKind::Static || v->kind == ValueKind::None)) return;
       set_local(a[0].text(src_), Value::tensor());
     }
