@@ -344,6 +344,8 @@ class Indexer {
       info.disabled = info.opaque_to == kAllTracers;
     } else if (torch_api::is_compile_decorator(q) || (!written.empty() && listed(options_.compile_decorators))) {
       info.seed = SeedReason::Decorator;
+    } else if (q.find('.') != std::string::npos && !q.starts_with("torch.")) {
+      info.other_decorators.push_back(q);
     }
   }
 

@@ -66,6 +66,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.number(static_cast<uint64_t>(f.cls + 1));
     h.number(static_cast<uint64_t>(f.seed) | uint64_t{f.disabled} << 8 | uint64_t{f.opaque_to} << 16 |
              uint64_t{f.is_static} << 24 | uint64_t{f.returns_tensor} << 32);
+    for (const std::string& d : f.other_decorators) h.bytes(d);
     h.number(f.calls.size());
     for (const CallEdge& c : f.calls) {
       h.number(static_cast<uint64_t>(c.kind));

@@ -64,6 +64,9 @@ struct FunctionInfo {
   uint8_t opaque_to = 0;  // Tracer bits: called without being traced into
   bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
+  // Decorators as the imports qualify them that name no torch API here, which
+  // may re-export one from a project module (ProjectModel resolves them).
+  std::vector<std::string> other_decorators;
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches
   std::vector<ArmGuard> guards;  // of the calls, by CallEdge::guard

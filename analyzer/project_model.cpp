@@ -37,9 +37,35 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
     hatch_.push_back(std::make_unique<std::atomic<int8_t>[]>(n));
     for (size_t i = 0; i < n; ++i) hatch_.back()[i].store(-1, std::memory_order_relaxed);
   }
+  for (const FileModel* f : files_) {
+    reexported_opaque_.emplace_back(f->functions.size(), uint8_t{0});
+    reexported_seed_.emplace_back(f->functions.size(), false);
+    for (size_t i = 0; i < f->functions.size(); ++i) {
+      for (const std::string& d : f->functions[i].other_decorators) {
+        std::string q = torch_name_of(d);
+        if (q.empty()) continue;
+        reexported_opaque_.back()[i] |= torch_api::opaque_decorator(q);
+        if (torch_api::is_compile_decorator(q)) reexported_seed_.back()[i] = true;
+      }
+    }
+  }
   compute_regions(entry_points, Tracer::Fx);
   compute_regions(entry_points, Tracer::Dynamo);
   condition_truth_.clear();
+}
+
+std::string ProjectModel::torch_name_of(const std::string& qualified) const {
+  std::string q = qualified;
+  for (int hop = 0; hop < 3; ++hop) {
+    auto [module, name] = split_last(q);
+    auto m = by_module_.find(module);
+    if (m == by_module_.end()) return "";
+    std::string re = file(m->second).imports.qualify(name);
+    if (re.empty() || re == q) return "";
+    if (re.starts_with("torch.")) return re;
+    q = re;
+  }
+  return "";
 }
 
 torch_api::HatchPredicate ProjectModel::hatch_of_function(FunctionRef f) const {
@@ -414,14 +440,13 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
 }
 
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
-  if (!f.valid() || file(f.file).functions[static_cast<size_t>(f.function)].opaque_for(tracer)) return;
+  if (!f.valid() || opaque(f.file, f.function, tracer)) return;
   entries_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
   reach(work, tracer, f);
 }
 
 void ProjectModel::reach(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
-  if (!f.valid()) return;
-  if (file(f.file).functions[static_cast<size_t>(f.function)].opaque_for(tracer)) return;
+  if (!f.valid() || opaque(f.file, f.function, tracer)) return;
   std::vector<std::vector<bool>>& region = regions_[index_of(tracer)];
   if (region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)]) return;
   region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
@@ -442,7 +467,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     int file_index = static_cast<int>(fi);
     for (size_t i = 0; i < f.functions.size(); ++i) {
       const FunctionInfo& fn = f.functions[i];
-      bool seed = fn.seed != SeedReason::None;
+      bool seed = fn.seed != SeedReason::None || reexported_seed_[fi][i];
       if (!seed && fn.cls >= 0 && fn.name == "forward") seed = is_module_class({file_index, fn.cls});
       if (seed) add_seed(work, tracer, {file_index, static_cast<int>(i)});
     }

@@ -161,7 +161,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
     Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
     auto walked = [&](size_t f) {
-      return input.scope == Scope::All ? !file.model.functions[f].opaque_for(tracer)
+      return input.scope == Scope::All ? !project.opaque(static_cast<int>(index), static_cast<int>(f), tracer)
                                        : project.in_region(index, static_cast<int>(f), tracer);
     };
     std::vector<std::pair<int, int>> consulted;  // by the walks of the statement being checked

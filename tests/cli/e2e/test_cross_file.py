@@ -75,3 +75,40 @@ def test_a_library_calling_its_own_function_is_known_by_its_public_name(project,
     lines = [ln for ln in result.stdout.splitlines() if ": FX303" in ln]
     assert f"{package}:5:12: FX303" in result.stdout, result.stdout  # the op itself, either way
     assert any(ln.startswith(f"{package}:10:16: FX303 `torchvision.ops.boxes.nms`") for ln in lines) == flagged, lines
+
+
+TORCH_UTILS = """\
+try:
+    from torch._dynamo import allow_in_graph as maybe_allow_in_graph
+except ImportError:
+    def maybe_allow_in_graph(fn):
+        return fn
+"""
+DECORATED = """\
+import torch
+
+from .torch_utils import maybe_allow_in_graph
+
+
+@maybe_allow_in_graph
+def scaled(x: torch.Tensor) -> torch.Tensor:
+    print("scaled")
+    return x * 2
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return scaled(x) + 1
+"""
+
+
+def test_a_decorator_re_exported_from_torch_by_a_project_module(project):
+    # TorchDynamo does not trace into an allow_in_graph function: its print is no break.
+    project.write("src/pkg/__init__.py", "")
+    project.write("src/pkg/torch_utils.py", TORCH_UTILS)
+    project.write("src/pkg/model.py", DECORATED)
+    assert project.run("check", "--target", "dynamo", "src").returncode == 0
+    # Without the decorator the print breaks the graph.
+    project.write("src/pkg/model.py", DECORATED.replace("@maybe_allow_in_graph\n", ""))
+    result = project.run("check", "--target", "dynamo", "--output-format", "concise", "src")
+    assert "src/pkg/model.py:7:5: FX501" in result.stdout, result.stdout
