@@ -39,7 +39,7 @@ class ProjectModel {
   // Hidden from `tracer` by a decorator: its own, or one a project module
   // re-exports (`from torch._dynamo import allow_in_graph as maybe_allow_in_graph`).
   bool opaque(int file, int function, Tracer tracer) const {
-    return file_functions(file)[static_cast<size_t>(function)].opaque_for(tracer) ||
+    return this->file(file).functions[static_cast<size_t>(function)].opaque_for(tracer) ||
            (reexported_opaque_[static_cast<size_t>(file)][static_cast<size_t>(function)] &
             static_cast<uint8_t>(tracer)) != 0;
   }
@@ -118,7 +118,6 @@ class ProjectModel {
   std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<uint8_t>> reexported_opaque_;  // Tracer bits, by file and function
   std::vector<std::vector<bool>> reexported_seed_;  // decorated with a re-exported compile decorator
-  const std::vector<FunctionInfo>& file_functions(int file) const { return files_[static_cast<size_t>(file)]->functions; }
   // What a re-exported decorator resolves to in torch: "" when it names none.
   std::string torch_name_of(const std::string& qualified) const;
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
