@@ -41,6 +41,9 @@ Value combine_kinds(const Value& a, const Value& b, bool bitwise, bool compariso
   return Value::unknown();
 }
 
+// A string literal: no tensor operation takes one.
+bool is_string(Node n) { return n.is(NodeKind::String) || n.is(NodeKind::ConcatenatedString); }
+
 // Tensor methods whose result keeps the receiver's dtype.
 bool keeps_dtype(std::string_view method) {
   static const std::unordered_map<std::string_view, bool> keeps = {
@@ -156,7 +159,9 @@ Value SemanticModel::type_of(Node e) const {
         data_dependent = data_dependent && v.data_dependent;
       }
       if (!any && e.is(NodeKind::List)) return Value::of(ValueKind::EmptyList);
-      if (any && all_static) return Value::of(ValueKind::Static);  // `(2, 4)`: known when tracing
+      // `(2, 4)`: known when tracing, as a number is. A list stays unknown: a
+      // mutable container stored on `self` is FX204's, not a frozen scalar.
+      if (any && all_static && !e.is(NodeKind::List) && !e.is(NodeKind::Set)) return Value::of(ValueKind::Static);
       if (any && !all_tensor) return dicts_value(e);
       Value r = any ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
@@ -253,7 +258,7 @@ Value SemanticModel::comparison_value(Node e) const {
   }
   // A tensor `==` / `!=` a string is a Python bool (`cache != "Rep"`): no tensor op takes strings.
   for (Node p : e.children()) {
-    if (p.is(NodeKind::String) || p.is(NodeKind::ConcatenatedString)) return Value::of(ValueKind::Static);
+    if (is_string(p)) return Value::of(ValueKind::Static);
   }
   Value r = any_tensor ? Value::tensor(TensorDtype::Bool)
             : any_data ? Value::of(ValueKind::TensorData)
@@ -333,7 +338,7 @@ Value SemanticModel::subscript_value(Node sub) const {
   switch (base.kind) {
     case ValueKind::Tensor: {  // x[mask] stays bool only if x is; x[idx] keeps x's dtype
       // A tensor takes no string index: `x["instances"]` says `x` was no tensor.
-      if (first && (first.is(NodeKind::String) || first.is(NodeKind::ConcatenatedString))) return Value::unknown();
+      if (first && is_string(first)) return Value::unknown();
       Value r = Value::tensor(base.dtype);
       // A mask or an index tensor of data-dependent length selects that many
       // rows; a slice keeps the rows there are.
