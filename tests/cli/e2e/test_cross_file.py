@@ -112,3 +112,13 @@ def test_a_decorator_re_exported_from_torch_by_a_project_module(project):
     project.write("src/pkg/model.py", DECORATED.replace("@maybe_allow_in_graph\n", ""))
     result = project.run("check", "--target", "dynamo", "--output-format", "concise", "src")
     assert "src/pkg/model.py:7:5: FX501" in result.stdout, result.stdout
+
+
+def test_a_compile_decorator_re_exported_by_a_project_module(project):
+    # `@compiled` is torch.compile under another name: the function is a compile region.
+    project.write("src/pkg/__init__.py", "")
+    project.write("src/pkg/compat.py", "from torch import compile as compiled\n")
+    project.write("src/pkg/step.py", "import torch\n\nfrom .compat import compiled\n\n\n@compiled\n"
+                                     "def step(x: torch.Tensor):\n    return x * x.sum().item()\n")
+    result = project.run("check", "--output-format", "concise", "src")
+    assert "src/pkg/step.py:8:16: FX101" in result.stdout, result.stdout
