@@ -542,6 +542,9 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) {
     return record_module_call(call, callee);
   }
+  if (callee.is(NodeKind::Subscript) && module_class_of(callee).valid()) {  // self.blocks[i](x)
+    return record_module_call(call, callee);
+  }
   return Value::unknown();
 }
 
@@ -636,8 +639,7 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
 }
 
 Value SemanticModel::record_module_call(Node call, Node module) const {
-  if (!module.is(NodeKind::Identifier)) return Value::tensor();
-  ClassRef cls = env_.module_class(names_.find(module.text(src_)));
+  ClassRef cls = module_class_of(module);
   if (!cls.valid()) return Value::tensor();
   FunctionRef forward = project_.find_method(cls, "forward");
   if (!forward.valid()) return Value::tensor();

@@ -567,8 +567,25 @@ class Indexer {
     if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
     }
+    if (Node call = some_arm(r); in_constructor && call.is(NodeKind::Call)) {
+      Node built = call.field("function");
+      if (built.is(NodeKind::Identifier) && is_parameter(fn(ctx), built.text(src_))) {
+        cls.attribute_parameter_builds[name] = std::string(built.text(src_));
+      }
+    }
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (!inserted) it->second = join(it->second, v);
+  }
+
+  // `X if c else None` holds X or nothing: X; any other expression: itself.
+  static Node some_arm(Node value) {
+    Node v = value.unparenthesized();
+    if (!v.is(NodeKind::ConditionalExpression)) return v;
+    std::vector<Node> arms = v.children();  // body, condition, alternative
+    if (arms.size() != 3) return Node();
+    if (arms[2].unparenthesized().is(NodeKind::None)) return arms[0].unparenthesized();
+    if (arms[0].unparenthesized().is(NodeKind::None)) return arms[2].unparenthesized();
+    return Node();
   }
 
   bool is_parameter(const FunctionInfo& f, std::string_view name) const {
@@ -580,16 +597,43 @@ class Indexer {
     return false;
   }
 
-  // The class of an instance passed as an argument, dotted as written; "" when unknown.
-  std::string argument_class(Node arg, const Ctx& ctx) const {
-    arg = arg.unparenthesized();
+  // The class an argument passes, dotted as written, and whether it is the
+  // class itself rather than an instance; "" when unknown. `X if c else None`
+  // passes X or nothing, so it passes X.
+  std::pair<std::string, bool> argument_class(Node arg, const Ctx& ctx) const {
+    arg = some_arm(arg);
+    if (!arg) return {};
     if (arg.is(NodeKind::Call)) {
       std::string c = dotted_text(arg.field("function"), src_);
-      return is_capitalized(c) ? c : std::string();
+      return {is_capitalized(c) ? c : std::string(), false};
+    }
+    if (arg.is(NodeKind::Attribute)) {  // `blocks.PatchMerging`
+      std::string c = dotted_text(arg, src_);
+      return {is_capitalized(c) ? c : std::string(), true};
     }
     if (!arg.is(NodeKind::Identifier)) return {};
-    auto it = local_instances_.find({ctx.function, std::string(arg.text(src_))});
-    return it == local_instances_.end() ? std::string() : it->second;
+    std::string name(arg.text(src_));
+    auto it = local_instances_.find({ctx.function, name});
+    if (it != local_instances_.end()) return {it->second, false};
+    // Only a name the function does not bind can be a class of the module.
+    bool local = ctx.function >= 0 && m_.functions[static_cast<size_t>(ctx.function)].locals.count(name);
+    return {!local && is_capitalized(name) ? name : std::string(), true};
+  }
+
+  // `self.blocks.append(Block(...))`: a ModuleList filled one element at a
+  // time. Elements of two classes leave the attribute's element class unknown.
+  void note_element_append(Node callee, Node args, const Ctx& ctx) {
+    if (ctx.method_class < 0 || callee.field("attribute").text(src_) != "append") return;
+    Node list = callee.field("object").unparenthesized();
+    if (!list.is(NodeKind::Attribute)) return;
+    Node owner = list.field("object").unparenthesized();
+    if (!owner.is(NodeKind::Identifier) || owner.text(src_) != "self") return;
+    std::vector<Node> a = args.children();
+    auto [element, is_class] = a.size() == 1 ? argument_class(a[0], ctx) : std::pair<std::string, bool>{};
+    if (is_class) element.clear();
+    ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
+    auto [it, first] = cls.attribute_element_classes.try_emplace(std::string(list.field("attribute").text(src_)), element);
+    if (!first && it->second != element) it->second.clear();
   }
 
   // `Heads(pool)`, `super().__init__(proposer, heads)`, `Base.__init__(self, heads)`.
@@ -618,10 +662,11 @@ class Indexer {
       if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // positions unknown
       bool keyword = a.is(NodeKind::KeywordArgument);
       if (!keyword && position++ < skip) continue;
-      std::string cls = argument_class(keyword ? a.field("value") : a, ctx);
+      auto [cls, is_class] = argument_class(keyword ? a.field("value") : a, ctx);
       if (cls.empty()) continue;
       Construction::Argument arg;
       arg.cls = std::move(cls);
+      arg.is_class = is_class;
       if (keyword) arg.keyword = std::string(a.field("name").text(src_));
       else arg.position = static_cast<int>(position - 1 - skip);
       c.arguments.push_back(std::move(arg));
@@ -667,6 +712,8 @@ class Indexer {
         }
       }
     }
+
+    if (callee.is(NodeKind::Attribute) && args) note_element_append(callee, args, ctx);
 
     std::string written = dotted_text(callee, src_);
     std::string q = m_.imports.qualify(written);

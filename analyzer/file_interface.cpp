@@ -112,6 +112,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.constructed) h.bytes(k);
     h.unordered(c.attribute_parameters, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_parameter_builds, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
   }
   for (const Construction& c : m.constructions) {
     h.bytes(c.callee);
@@ -120,6 +121,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
       h.number(static_cast<uint64_t>(a.position + 1));
       h.bytes(a.keyword);
       h.bytes(a.cls);
+      h.number(a.is_class ? 1 : 0);
     }
   }
   h.unordered(m.top_functions, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });

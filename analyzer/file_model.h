@@ -106,16 +106,20 @@ struct ClassInfo {
   // `self.<attr> = <parameter>` in `__init__`: the parameter's name. The
   // attribute holds what constructions of the class pass there.
   StringMap<std::string> attribute_parameters;
+  // `self.<attr> = <parameter>(...)` in `__init__`: the parameter's name. The
+  // attribute holds an instance of the class constructions pass there.
+  StringMap<std::string> attribute_parameter_builds;
 };
 
 // A construction that passes instances of known classes: `Heads(pool)` after
 // `pool = Pool()` in the same function, `Heads(Pool())`, or a constructor's
-// `super().__init__(proposer, heads)`.
+// `super().__init__(proposer, heads)`; or classes: `Layer(downsample=Merge)`.
 struct Construction {
   struct Argument {
     int position = -1;     // among the arguments after `self`; -1 for a keyword
     std::string keyword;
     std::string cls;       // dotted as written
+    bool is_class = false; // the class itself (`downsample=PatchMerging`), not an instance
   };
   std::string callee;      // the constructed class, dotted as written
   int function = -1;       // where the call is

@@ -331,7 +331,7 @@ class Walker {
     }
     visitor_.on_store(t, value_node, statement, model_);
     if (t.is(NodeKind::Identifier)) {
-      model_.assign(t.text(src_), v);
+      model_.assign(t.text(src_), v, value_node);
     } else if (t.is(NodeKind::Subscript)) {
       // `r["masks"] = m` on a local dict of tensors: it holds m too.
       Node dict = t.field("value").unparenthesized();

@@ -314,12 +314,18 @@ int parameter_position(const FileModel& f, int function, std::string_view name) 
 }  // namespace
 
 // `self.<attr> = <parameter>` in the constructor of `c` or a base: the one
-// class every construction of that class passes there.
+// class every construction of that class passes there. `self.<attr> =
+// <parameter>(...)`: the one class passed there itself.
 ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr) const {
   std::string parameter;
+  bool built = false;
   auto assigns = [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_parameters.find(attr);
-    if (it == info.attribute_parameters.end()) return std::nullopt;
+    if (it == info.attribute_parameters.end()) {
+      it = info.attribute_parameter_builds.find(attr);
+      if (it == info.attribute_parameter_builds.end()) return std::nullopt;
+      built = true;
+    }
     parameter = it->second;
     return cur;
   };
@@ -344,6 +350,7 @@ ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr)
   for (const auto& [f, k] : it->second) {
     for (const Construction::Argument& a : k->arguments) {
       if (a.keyword.empty() ? a.position != position : a.keyword != parameter) continue;
+      if (a.is_class != built) return {};  // an instance where a class is called, or the reverse
       ClassRef passed = resolve_class(f, a.cls);
       if (!passed.valid() || (found.valid() && !(found == passed))) return {};  // unknown or not one class
       found = passed;

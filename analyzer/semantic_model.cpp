@@ -52,9 +52,33 @@ void SemanticModel::merge(const Snapshot& other) {
   state_ = ++next_state_;
 }
 
-void SemanticModel::assign(std::string_view name, const Value& value) {
-  set_local(name, value);
+void SemanticModel::assign(std::string_view name, const Value& value, Node value_node) {
+  ClassRef cls = value_node ? module_class_of(value_node) : ClassRef{};
+  set_local(name, cls.valid() ? Value::of(ValueKind::Module) : value, cls);
   assigned_.insert(name);
+}
+
+// `Block(...)`, `self.block`, `self.blocks[i]` or a name bound to one of
+// them: the project module class it holds, so that calling it records what
+// that class's forward receives.
+ClassRef SemanticModel::module_class_of(Node expr) const {
+  Node e = expr.unparenthesized();
+  ClassRef c;
+  if (e.is(NodeKind::Identifier)) return env_.module_class(names_.find(e.text(src_)));
+  if (e.is(NodeKind::Call)) {
+    std::string written = dotted_text(e.field("function"), src_);
+    c = written.empty() ? ClassRef{} : project_.resolve_class(file_index_, written);
+  } else if (cls_ >= 0 && !self_.empty() && (e.is(NodeKind::Attribute) || e.is(NodeKind::Subscript))) {
+    bool element = e.is(NodeKind::Subscript);
+    Node attr = element ? e.field("value").unparenthesized() : e;
+    if (!attr.is(NodeKind::Attribute)) return {};
+    Node object = attr.field("object").unparenthesized();
+    if (!object.is(NodeKind::Identifier) || object.text(src_) != self_) return {};
+    std::string_view name = attr.field("attribute").text(src_);
+    c = element ? project_.self_attribute_element_class({file_index_, cls_}, name)
+                : project_.self_attribute_class({file_index_, cls_}, name);
+  }
+  return c.valid() && project_.is_module_class(c) ? c : ClassRef{};
 }
 
 void SemanticModel::remember(Node expr, const Value& value) { walked_.set(expr.id(), value); }

@@ -114,8 +114,9 @@ class SemanticModel {
   Value type_of(Node expr) const;
   // The walk passed `expr`, which held `value`.
   void remember(Node expr, const Value& value);
-  // `name = value` by an assignment.
-  void assign(std::string_view name, const Value& value);
+  // `name = value` by an assignment; `value_node`, when given, may hold a
+  // project module whose class the name keeps.
+  void assign(std::string_view name, const Value& value, Node value_node = {});
   // A name bound by a loop, `with ... as`, a definition or a lambda parameter.
   void bind(Node target, const Value& value) { bind_names(target, value); }
   // Binds a loop target from what iterating `iterable` yields.
@@ -184,6 +185,7 @@ class SemanticModel {
   // A call of a project module held in a local: its forward receives the arguments.
   // Gives what the forward returns when known, else a tensor.
   Value record_module_call(Node call, Node module) const;
+  ClassRef module_class_of(Node expr) const;
   Value parameter_value(Node parameter, size_t index, bool is_forward) const;
   // What a call of project function `f` gives: what its returns gave when
   // walked, else `otherwise`.
