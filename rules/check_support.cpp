@@ -123,4 +123,9 @@ const char* once_or_replayed(Target target) {
                                   : "; the trace runs it once and never again";
 }
 
+const char* frozen_or_guarded(Target target, bool branch) {
+  if (target == Target::Dynamo) return "; TorchDynamo guards on it and recompiles when it changes";
+  return branch ? "; the branch taken at trace time is frozen" : "; the trace freezes its current value";
+}
+
 }  // namespace fxlint::support

@@ -57,5 +57,9 @@ bool dynamo_traces_numpy(std::string_view torch_version, Target target);
 // the end of a message: the tracers run it once; TorchDynamo replays it and
 // guards on the value.
 const char* once_or_replayed(Target target);
+// How a read of mutable Python state goes wrong for `target`, as the end of a
+// message: the tracers freeze the value (or the branch it decides); TorchDynamo
+// guards on it and compiles again when it changes.
+const char* frozen_or_guarded(Target target, bool branch);
 
 }  // namespace fxlint::support

@@ -1,5 +1,6 @@
 // FX201 / FX202: compiled code reads a mutable module-level value; in a branch
-// condition (FX202) the branch taken at trace time is frozen.
+// condition (FX202) the branch taken at trace time is frozen (TorchDynamo
+// guards on the value instead).
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -45,13 +46,10 @@ class GlobalRead final : public Check {
 
  private:
   void report(Node where, std::string_view name, const SemanticModel& ctx) {
-    if (ctx.in_condition()) {
-      sink_.report(RuleId::FX202, where.range(),
-                   "branch depends on mutable global `" + std::string(name) + "`; the branch taken at trace time is frozen");
-    } else {
-      sink_.report(RuleId::FX201, where.range(),
-                   "reads mutable global `" + std::string(name) + "`; the trace freezes its current value");
-    }
+    bool branch = ctx.in_condition();
+    sink_.report(branch ? RuleId::FX202 : RuleId::FX201, where.range(),
+                 (branch ? "branch depends on mutable global `" : "reads mutable global `") + std::string(name) + "`" +
+                     support::frozen_or_guarded(settings_.target, branch));
   }
 };
 

@@ -178,3 +178,36 @@ def test_comparison_operators_come_from_tokens_not_from_text(project):
         "        return x\n"))
     result = project.run("check", "--select", "FX103", "--output-format", "json")
     assert sorted(d["location"]["row"] for d in json.loads(result.stdout)) == [6, 9]
+
+
+def test_python_state_messages_say_what_the_target_does(project):
+    # The tracers freeze a global read and run a write once; TorchDynamo guards
+    # on the read and replays the write.
+    project.write("m.py", (
+        "import torch\n\n"
+        "SCALE = 1.0\n"
+        "CALLS = 0\n\n\n"
+        "def set_scale(s):\n"
+        "    global SCALE\n"
+        "    SCALE = s\n\n\n"
+        "class Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        global CALLS\n"
+        "        CALLS += 1\n"
+        "        if SCALE > 1:\n"
+        "            x = x * 2\n"
+        "        return x * SCALE\n"))
+    messages = {}
+    for target in ("fx2onnx", "dynamo"):
+        result = project.run("check", "--target", target, "--select", "FX2", "--output-format", "json")
+        messages[target] = {d["code"]: d["message"] for d in json.loads(result.stdout)}
+    assert messages["fx2onnx"] == {
+        "FX201": "reads mutable global `SCALE`; the trace freezes its current value",
+        "FX202": "branch depends on mutable global `SCALE`; the branch taken at trace time is frozen",
+        "FX203": "updates global `CALLS`; the trace runs it once and never again",
+    }
+    assert messages["dynamo"] == {
+        "FX201": "reads mutable global `SCALE`; TorchDynamo guards on it and recompiles when it changes",
+        "FX202": "branch depends on mutable global `SCALE`; TorchDynamo guards on it and recompiles when it changes",
+        "FX203": "updates global `CALLS`; TorchDynamo replays it after the graph and recompiles when the value changes",
+    }
