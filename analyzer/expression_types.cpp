@@ -608,6 +608,9 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
     return Value::unknown();
   }
   if (b == "getattr") return Value::unknown();
+  if ((b == "all" || b == "any") && positional.size() == 1 && value_of(positional[0]).is_tensor()) {
+    return Value::of(ValueKind::TensorData);  // each element's truth, read into Python
+  }
   if (b == "len" && positional.size() == 1) {
     Value arg = value_of(positional[0]);
     Value r = Value::of(ValueKind::Static);

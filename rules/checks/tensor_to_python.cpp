@@ -1,5 +1,5 @@
-// FX102: a tensor converted to a Python value: tolist(), numpy(), int(t), a
-// tensor as a slice bound or as an index into a Python sequence.
+// FX102: a tensor converted to a Python value: tolist(), numpy(), int(t),
+// all(t), a tensor as a slice bound or as an index into a Python sequence.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -29,6 +29,15 @@ class TensorToPython final : public Check {
       if (!args.empty() && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor reads its value into Python at trace time");
+      }
+    }
+    // Python's all()/any() iterate the tensor and take each element's truth.
+    if (callee == "builtins.all" || callee == "builtins.any") {
+      auto args = support::positional_args(call, ctx);
+      if (args.size() == 1 && ctx.value_of(args[0]).is_tensor()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`" + callee.substr(9) + "()` of a tensor reads each element into Python at trace time; use `torch." +
+                         callee.substr(9) + "()`");
       }
     }
   }
