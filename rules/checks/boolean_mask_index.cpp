@@ -1,4 +1,5 @@
-// FX301: reading `x[mask]` with a boolean mask: the result's size depends on data.
+// FX301: reading `x[mask]` with a boolean mask, also by `x[mask] += v`: the
+// result's size depends on data.
 #include "rules/check.h"
 #include "rules/check_support.h"
 #include "rules/fix_support.h"
@@ -38,16 +39,28 @@ class BooleanMaskIndex final : public Check {
  public:
   using Check::Check;
   void on_subscript_load(Node sub, const SemanticModel& ctx) override {
-    Value base = ctx.value_of(sub.field("value"));
-    if (!base.is_tensor()) return;
-    for (Node index : support::subscript_indices(sub)) {
-      if (ctx.value_of(index).is_bool_tensor()) {
-        sink_.report(RuleId::FX301, sub.range(),
-                     "boolean mask index: the result's shape depends on the mask's values",
-                     masked_reduction(sub, index, ctx));
-        return;
-      }
+    if (Node mask = boolean_mask(sub, ctx)) {
+      sink_.report(RuleId::FX301, sub.range(), "boolean mask index: the result's shape depends on the mask's values",
+                   masked_reduction(sub, mask, ctx));
     }
+  }
+  // `x[mask] += v` reads `x[mask]` before it stores the sum back.
+  void on_augmented(Node stmt, const SemanticModel& ctx) override {
+    Node left = stmt.field("left").unparenthesized();
+    if (left.is(NodeKind::Subscript) && boolean_mask(left, ctx)) {
+      sink_.report(RuleId::FX301, left.range(),
+                   "augmented assignment through a boolean mask reads the masked elements first; their shape depends on the "
+                   "mask's values");
+    }
+  }
+
+ private:
+  static Node boolean_mask(Node sub, const SemanticModel& ctx) {
+    if (!ctx.value_of(sub.field("value")).is_tensor()) return Node();
+    for (Node index : support::subscript_indices(sub)) {
+      if (ctx.value_of(index).is_bool_tensor()) return index;
+    }
+    return Node();
   }
 };
 

@@ -40,6 +40,7 @@ CASES = {
     "where_one_argument": ("return torch.where(x > 0)[0]", "", True),
     "unique": ("return torch.unique(x)", "", True),
     "mask_assign": ("y = x.clone()\n        y[y > 0] = 0\n        return y", "", True),
+    "mask_augmented_assign": ("y = x.clone()\n        y[y > 0] += 1\n        return y", "", True),
     "mask_numel_branch": ("y = x[x > 0]\n        if y.numel() == 0:\n            return x\n        return y", "", False),
     "where_rows_branch": ("k = torch.where(x > 0)[0]\n        if len(k) > 3:\n            return x[k]\n        return x",
                           "", False),
@@ -115,6 +116,7 @@ DYNAMO_CASES = {
     "random_gauss": ("return x * random.gauss(0.0, 1.0)", ""),
     "deepcopy_of_numbers": ("sizes = copy.deepcopy((2, 4))\n        return x.view(sizes) * 2", ""),
     "tensor_compared_with_a_string": ("if x != \"Rep\":\n            return x * 2\n        return x", ""),
+    "mask_augmented_assign": ("y = x.clone()\n        y[y > 0] += 1\n        return y * 2", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
