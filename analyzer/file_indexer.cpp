@@ -418,6 +418,12 @@ class Indexer {
         return Value::of(ValueKind::None);
       case NodeKind::UnaryOperator:
         return quick_value(value.field("argument"), src, imports);
+      case NodeKind::Tuple:  // `(0, 1)`, `((0, 1), (1, 2))`: a constant, as its elements are
+        for (Node e : NamedChildren(value)) {
+          if (e.is(NodeKind::Comment)) continue;
+          if (quick_value(e, src, imports).kind != ValueKind::Static) return Value::unknown();
+        }
+        return Value::of(ValueKind::Static);
       case NodeKind::Call: {
         std::string q = imports.qualify(value.field("function"), src);
         if (!q.empty()) {
