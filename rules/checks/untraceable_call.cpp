@@ -1,6 +1,7 @@
 // FX502: calls into libraries the tracer cannot follow: numpy or math on
-// tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules, and
-// not what Dynamo models itself (some of random, some copies).
+// tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules and
+// module hooks registered in compiled code, and not what Dynamo models itself
+// (some of random, some copies).
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -11,7 +12,10 @@ class UntraceableCall final : public Check {
  public:
   using Check::Check;
   void on_call(Node call, const SemanticModel& ctx) override {
-    if (settings_.target == Target::Dynamo) report_recurrent_module(call, ctx);
+    if (settings_.target == Target::Dynamo) {
+      report_recurrent_module(call, ctx);
+      report_module_hook(call, ctx);
+    }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
@@ -53,6 +57,21 @@ class UntraceableCall final : public Check {
         return;
       }
     }
+  }
+
+  // `m.register_forward_hook(h)` in compiled code: the handle it makes sets a
+  // class counter TorchDynamo cannot trace, so the graph breaks there. The
+  // method names are nn.Module's own; a tensor's `register_hook` is traced.
+  void report_module_hook(Node call, const SemanticModel& ctx) {
+    std::string_view method = support::method_name(call, ctx);
+    if (method != "register_forward_hook" && method != "register_forward_pre_hook" &&
+        method != "register_full_backward_hook" && method != "register_full_backward_pre_hook" &&
+        method != "register_backward_hook") {
+      return;
+    }
+    sink_.report(RuleId::FX502, call.range(),
+                 "`" + std::string(method) + "` in compiled code: TorchDynamo cannot trace the hook's handle and "
+                 "breaks the graph; register hooks before compiling");
   }
 
   // Python's global random generator, which TorchDynamo models for these: the

@@ -117,6 +117,8 @@ DYNAMO_CASES = {
     "deepcopy_of_numbers": ("sizes = copy.deepcopy((2, 4))\n        return x.view(sizes) * 2", ""),
     "tensor_compared_with_a_string": ("if x != \"Rep\":\n            return x * 2\n        return x", ""),
     "mask_augmented_assign": ("y = x.clone()\n        y[y > 0] += 1\n        return y * 2", ""),
+    "module_hook": ("h = self.lin.register_forward_hook(lambda m, a, o: None)\n        y = self.lin(x)\n"
+                    "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
