@@ -87,7 +87,8 @@ class DataDependentSize final : public Check {
   }
 
  private:
-  // Tensor data as a size; a tuple/list of sizes counts if any element is.
+  // Tensor data as a size; a tuple/list of sizes counts if any element is,
+  // and so does a list of tensors (`[h * w for h, w in shapes]` over a tensor).
   static bool data_dependent(Node a, const SemanticModel& ctx) {
     Node u = a.unparenthesized();
     if (u.is(NodeKind::Tuple) || u.is(NodeKind::List)) {
@@ -96,7 +97,8 @@ class DataDependentSize final : public Check {
       }
       return false;
     }
-    return from_data(ctx.value_of(a));
+    Value v = ctx.value_of(a);
+    return from_data(v) || (v.kind == ValueKind::TensorSequence && !v.static_data);
   }
 
   static bool from_data(const Value& v) {

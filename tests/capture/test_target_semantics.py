@@ -119,6 +119,8 @@ DYNAMO_CASES = {
     "mask_augmented_assign": ("y = x.clone()\n        y[y > 0] += 1\n        return y * 2", ""),
     "module_hook": ("h = self.lin.register_forward_hook(lambda m, a, o: None)\n        y = self.lin(x)\n"
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
+    "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
+                                     "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
