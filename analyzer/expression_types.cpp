@@ -531,6 +531,10 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   if (!written.empty()) {
     ClassRef c = project_.resolve_class(file_index_, written);
     if (c.valid()) return project_.is_module_class(c) ? Value::of(ValueKind::Module) : Value::unknown();
+    if (FunctionRef forward = project_.autograd_forward(file_index_, written); forward.valid()) {
+      record_call(call, forward, false, 1);  // after `ctx`
+      return project_result(call, forward, Value::tensor());
+    }
     FunctionRef f = project_.resolve_function(file_index_, function_index_, written);
     if (f.valid()) {
       record_call(call, f);
@@ -680,7 +684,7 @@ void SemanticModel::finish_returns(bool generator) {
 
 // Records the values a call binds to the callee's parameters (by position and
 // keyword). Only calls the walk reaches count: an inference records nothing.
-void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) const {
+void SemanticModel::record_call(Node call, FunctionRef callee, bool instance, size_t bound) const {
   if (!record_ || quiet_ > 0) return;
   const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
   Node params = target.node.field("parameters");
@@ -693,8 +697,8 @@ void SemanticModel::record_call(Node call, FunctionRef callee, bool instance) co
   }
   std::vector<Value> values(names.size(), Value::unknown());
   // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
-  size_t next =
-      target.binds_self() && (instance || call.field("function").unparenthesized().is(NodeKind::Attribute)) ? 1 : 0;
+  size_t next = bound +
+      (target.binds_self() && (instance || call.field("function").unparenthesized().is(NodeKind::Attribute)) ? 1 : 0);
   Node args = call.field("arguments");
   if (!args || !args.is(NodeKind::ArgumentList)) return;
   for (Node a : NamedChildren(args)) {

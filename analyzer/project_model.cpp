@@ -279,6 +279,20 @@ FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
   });
 }
 
+FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
+  if (!dotted.ends_with(".apply")) return {};
+  ClassRef c = resolve_class(file_index, dotted.substr(0, dotted.size() - 6));
+  if (!c.valid()) return {};
+  bool autograd = first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+    for (const std::string& b : info.bases) {
+      std::string q = file(cur.file).imports.qualify(b);
+      if (q == "torch.autograd.Function" || q == "torch.autograd.function.Function") return true;
+    }
+    return std::nullopt;
+  });
+  return autograd ? find_method(c, "forward") : FunctionRef{};
+}
+
 Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
   return first_in_hierarchy<Value>(c, Value::unknown(), [&](ClassRef, const ClassInfo& info) -> std::optional<Value> {
     auto it = info.attributes.find(attr);
@@ -582,6 +596,10 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
               if (sub.valid()) reach(work, tracer, find_method(sub, rest.substr(dot + 1)));
               break;
             }
+          }
+          if (FunctionRef forward = autograd_forward(cur.file, e.name); forward.valid()) {
+            reach(work, tracer, forward);  // Fn.apply(...) runs Fn.forward
+            break;
           }
           reach(work, tracer, resolve_function(cur.file, cur.function, e.name));
           break;

@@ -54,6 +54,9 @@ class ProjectModel {
   FunctionRef resolve_function(int file, int scope, std::string_view dotted) const;
   // A method looked up on a class and its project bases.
   FunctionRef find_method(ClassRef c, std::string_view name) const;
+  // `Fn.apply` written in `file`, where Fn is a project torch.autograd.Function:
+  // its `forward`, which runs with `ctx` before the arguments of `apply`.
+  FunctionRef autograd_forward(int file, std::string_view dotted) const;
   // What `self.<attr>` holds in class `c` (bases included).
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.

@@ -181,7 +181,8 @@ class SemanticModel {
   Value comprehension_value(Node comprehension) const;
   Value dicts_value(Node display) const;
   // `instance`: called through an instance (`block(x)`), which binds `self`.
-  void record_call(Node call, FunctionRef callee, bool instance = false) const;
+  // `bound`: parameters the call fills before its arguments (`ctx` of Fn.apply).
+  void record_call(Node call, FunctionRef callee, bool instance = false, size_t bound = 0) const;
   // A call of a project module held in a local: its forward receives the arguments.
   // Gives what the forward returns when known, else a tensor.
   Value record_module_call(Node call, Node module) const;
