@@ -1,4 +1,5 @@
-// FX501: print, logging and warnings in compiled code.
+// FX501: print, logging and warnings in compiled code (for Dynamo, the
+// warning filters too).
 #include "rules/check.h"
 #include "rules/check_support.h"
 #include "rules/fix_support.h"
@@ -36,6 +37,12 @@ class PrintOrLog final : public Check {
     const char* what = nullptr;
     if (q == "builtins.print") what = "`print`";
     else if (q == "warnings.warn") what = "`warnings.warn`";
+    // TorchDynamo skips the warning filters' functions; the other tracers run them once.
+    else if (settings_.target == Target::Dynamo &&
+             (q == "warnings.simplefilter" || q == "warnings.filterwarnings" || q == "warnings.resetwarnings")) {
+      what = q == "warnings.simplefilter" ? "`warnings.simplefilter`"
+             : q == "warnings.filterwarnings" ? "`warnings.filterwarnings`" : "`warnings.resetwarnings`";
+    }
     else if (is_logging_call(q)) what = "logging";
     if (!what) return;
     sink_.report(RuleId::FX501, call.range(), std::string(what) + " in compiled code breaks the graph",

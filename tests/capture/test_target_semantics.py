@@ -24,7 +24,7 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = ("import copy\nimport random\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
+HEADER = ("import copy\nimport random\nimport warnings\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
           "from torch import nn, Tensor\n\n\n")
 
 # name -> (forward body of class M, helpers after it, whether it exports: True, False, or
@@ -121,6 +121,7 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    "warning_filter": ("warnings.simplefilter(\"ignore\")\n        return x * 2", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
