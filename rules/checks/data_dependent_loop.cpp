@@ -1,8 +1,9 @@
-// FX105: `for ... in range(n)` where n comes from tensor values. For the
-// tracers that carry data-dependent sizes as symbols (torch.export, torch.fx),
-// also where n is the size of a tensor whose shape depends on data, or the
-// loop iterates such a tensor's rows; Dynamo has broken the graph where that
-// tensor was made, and loops over a concrete size.
+// FX105: `for ... in range(n)` where n is a tensor. For the tracers that
+// carry data-dependent values as symbols (torch.export, torch.fx), also where
+// n is a Python number read from tensor data (`int(t)`), the size of a tensor
+// whose shape depends on data, or the loop iterates such a tensor's rows;
+// Dynamo has broken the graph where that number or tensor was made, and loops
+// over a concrete one.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -33,7 +34,7 @@ class DataDependentLoop final : public Check {
     if (callee == "builtins.range") {
       for (Node a : support::positional_args(iterable)) {
         Value v = ctx.value_of(a);
-        if (v.depends_on_tensor_data() || (sizes && v.is_data_dependent_scalar())) return a;
+        if (v.is_tensor() || (sizes && (v.is_tensor_data() || v.is_data_dependent_scalar()))) return a;
       }
     } else if (callee == "builtins.enumerate" || callee == "builtins.zip" || callee == "builtins.reversed") {
       for (Node a : support::positional_args(iterable)) {

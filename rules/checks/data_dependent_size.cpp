@@ -54,7 +54,7 @@ class DataDependentSize final : public Check {
     const std::vector<Node>& args = support::positional_args(call, ctx);
     for (size_t i = 0; i < args.size(); ++i) {
       bool is_size = which == kAll || (which == kLast && i + 1 == args.size()) || static_cast<int>(i) == which;
-      if (is_size && data_dependent(args[i], ctx)) {
+      if (is_size && data_dependent(args[i], ctx, settings_.target)) {
         sink_.report(RuleId::FX304, args[i].range(), "size argument computed from tensor values gives a data-dependent shape");
         return;
       }
@@ -66,7 +66,7 @@ class DataDependentSize final : public Check {
       if (!a.is(NodeKind::KeywordArgument)) continue;
       Node name = a.field("name");
       Node value = a.field("value");
-      if (name && value && name.text(ctx.source()) == "size" && data_dependent(value, ctx)) {
+      if (name && value && name.text(ctx.source()) == "size" && data_dependent(value, ctx, settings_.target)) {
         sink_.report(RuleId::FX304, value.range(), "size argument computed from tensor values gives a data-dependent shape");
         return;
       }
@@ -78,7 +78,8 @@ class DataDependentSize final : public Check {
     for (Node index : support::subscript_indices(sub)) {
       if (!index.is(NodeKind::Slice)) continue;
       for (Node bound : index.children()) {
-        if (ctx.value_of(bound).is_tensor_data()) {
+        // A tensor bound is FX102's; a number read from one breaks Dynamo where it is read.
+        if (settings_.target != Target::Dynamo && ctx.value_of(bound).is_tensor_data()) {
           sink_.report(RuleId::FX304, bound.range(), "slice bound computed from tensor values gives a data-dependent shape");
           return;
         }
@@ -89,20 +90,24 @@ class DataDependentSize final : public Check {
  private:
   // Tensor data as a size; a tuple/list of sizes counts if any element is,
   // and so does a list of tensors (`[h * w for h, w in shapes]` over a tensor).
-  static bool data_dependent(Node a, const SemanticModel& ctx) {
+  static bool data_dependent(Node a, const SemanticModel& ctx, Target target) {
     Node u = a.unparenthesized();
     if (u.is(NodeKind::Tuple) || u.is(NodeKind::List)) {
       for (Node c : u.children()) {
-        if (from_data(ctx.value_of(c))) return true;
+        if (from_data(ctx.value_of(c), target)) return true;
       }
       return false;
     }
     Value v = ctx.value_of(a);
-    return from_data(v) || (v.kind == ValueKind::TensorSequence && !v.static_data);
+    return from_data(v, target) || (v.kind == ValueKind::TensorSequence && !v.static_data);
   }
 
-  static bool from_data(const Value& v) {
-    return v.depends_on_tensor_data() && !(v.is_tensor() && v.static_data);
+  // A tensor as a size. For the tracers that carry data-dependent values as
+  // symbols, a Python number read from one too; TorchDynamo broke the graph
+  // where it was read (FX101, FX102), and the resumed frame has a plain number.
+  static bool from_data(const Value& v, Target target) {
+    if (v.is_tensor()) return !v.static_data;
+    return target != Target::Dynamo && v.is_tensor_data();
   }
 };
 

@@ -122,6 +122,10 @@ DYNAMO_CASES = {
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
     "warning_filter": ("warnings.simplefilter(\"ignore\")\n        return x * 2", ""),
+    "sizes_read_from_data": ("n = int(x.sum().item()) % 3 + 1\n        y = x[:n] * torch.arange(n).sum()\n"
+                             "        for i in range(n):\n            y = y + i\n        return y", ""),
+    "tensor_loop_bound": ("s = x\n        for i in range(x.sum().int() % 3 + 1):\n            s = s + i\n"
+                          "        return s", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
