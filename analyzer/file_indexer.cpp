@@ -566,6 +566,8 @@ class Indexer {
         if (v.kind == ValueKind::Unknown && !torch_api::is_module_class(m_.imports.qualify(callee))) {
           v = Value::of(ValueKind::Module);  // resolved later
         }
+      } else if (!callee.empty() && m_.imports.qualify(callee).starts_with("numpy.random.")) {
+        cls.attribute_classes[name] = callee;  // `np.random.default_rng(seed)`: a generator
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);

@@ -15,12 +15,21 @@ class UntraceableCall final : public Check {
     if (settings_.target == Target::Dynamo) {
       report_recurrent_module(call, ctx);
       report_module_hook(call, ctx);
+      report_numpy_generator(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
-    // Dynamo traces NumPy (numpy.random included) through torch._numpy.
-    if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) return;
+    // Dynamo traces NumPy (numpy.random included) through torch._numpy: a
+    // drawn number is a tensor in the graph, which a branch or a bound reads.
+    if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) {
+      if (q.starts_with("numpy.random.") && needs_number(call, ctx)) {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` draws inside the graph; a branch, loop or slice on the number reads it and "
+                     "breaks the graph");
+      }
+      return;
+    }
     if (settings_.target == Target::Dynamo && dynamo_models_random(q)) {
       if (!needs_number(call, ctx)) return;
       sink_.report(RuleId::FX502, call.range(),
@@ -72,6 +81,24 @@ class UntraceableCall final : public Check {
     sink_.report(RuleId::FX502, call.range(),
                  "`" + std::string(method) + "` in compiled code: TorchDynamo cannot trace the hook's handle and "
                  "breaks the graph; register hooks before compiling");
+  }
+
+  // `self.rng.random()` where `self.rng = np.random.default_rng(...)`: TorchDynamo
+  // traces NumPy's functions, not the methods of its generator objects.
+  void report_numpy_generator(Node call, const SemanticModel& ctx) {
+    Node callee = call.field("function").unparenthesized();
+    if (!callee.is(NodeKind::Attribute) || ctx.self_name().empty()) return;
+    Node holder = callee.field("object").unparenthesized();
+    if (!holder.is(NodeKind::Attribute)) return;
+    Node self = holder.field("object").unparenthesized();
+    if (!self.is(NodeKind::Identifier) || self.text(ctx.source()) != ctx.self_name()) return;
+    for (const std::string& cls : ctx.self_attribute_constructors(holder.field("attribute").text(ctx.source()))) {
+      if (!cls.starts_with("numpy.random.")) continue;
+      sink_.report(RuleId::FX502, call.range(),
+                   "`" + std::string(holder.text(ctx.source())) + "` is a NumPy random generator (`" + cls +
+                       "`): TorchDynamo cannot trace its methods and breaks the graph");
+      return;
+    }
   }
 
   // Python's global random generator, which TorchDynamo models for these: the

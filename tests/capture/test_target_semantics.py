@@ -126,6 +126,8 @@ DYNAMO_CASES = {
                              "        for i in range(n):\n            y = y + i\n        return y", ""),
     "tensor_loop_bound": ("s = x\n        for i in range(x.sum().int() % 3 + 1):\n            s = s + i\n"
                           "        return s", ""),
+    "numpy_generator_method": ("return x * self.rng.random()", "        self.rng = np.random.default_rng(0)\n"),
+    "numpy_random_branch": ("if np.random.random() < 2.0:\n            return x * 2\n        return x", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
