@@ -34,18 +34,15 @@ class PrintOrLog final : public Check {
   using Check::Check;
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
-    const char* what = nullptr;
-    if (q == "builtins.print") what = "`print`";
-    else if (q == "warnings.warn") what = "`warnings.warn`";
     // TorchDynamo skips the warning filters' functions; the other tracers run them once.
-    else if (settings_.target == Target::Dynamo &&
-             (q == "warnings.simplefilter" || q == "warnings.filterwarnings" || q == "warnings.resetwarnings")) {
-      what = q == "warnings.simplefilter" ? "`warnings.simplefilter`"
-             : q == "warnings.filterwarnings" ? "`warnings.filterwarnings`" : "`warnings.resetwarnings`";
-    }
+    bool filter = settings_.target == Target::Dynamo &&
+                  (q == "warnings.simplefilter" || q == "warnings.filterwarnings" || q == "warnings.resetwarnings");
+    std::string what;
+    if (q == "builtins.print") what = "`print`";
+    else if (q == "warnings.warn" || filter) what = "`" + q + "`";
     else if (is_logging_call(q)) what = "logging";
-    if (!what) return;
-    sink_.report(RuleId::FX501, call.range(), std::string(what) + " in compiled code breaks the graph",
+    if (what.empty()) return;
+    sink_.report(RuleId::FX501, call.range(), what + " in compiled code breaks the graph",
                  guard_call_statement(
                      call, ctx, support::compile_guard_function(settings_.torch_version, settings_.target)));
   }
