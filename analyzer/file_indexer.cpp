@@ -897,6 +897,7 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     AnnotationKind b = classify_type_expr(t.field("right"), src, imports);
     if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
+    if (a == AnnotationKind::NonTensor && b == AnnotationKind::NonTensor) return AnnotationKind::NonTensor;  // str | None
     return AnnotationKind::Other;
   }
   // Subscripted generics: Optional[Tensor], Tuple[Tensor, Tensor], List[Tensor].
@@ -944,7 +945,9 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     all_python = all_python &&
                  (u.is(NodeKind::Ellipsis) || classify_type_expr(u, src, imports) == AnnotationKind::NonTensor);
   }
-  if (sequence && all_python) return AnnotationKind::NonTensor;
+  // Optional[str], Union[int, float], Dict[str, int] too: no tensor in them.
+  bool python_holder = sequence || h == "Optional" || h == "Union" || h == "Dict" || h == "dict" || h == "Mapping";
+  if (python_holder && all_python) return AnnotationKind::NonTensor;
   if (h == "Union" && args.size() == 2) {
     AnnotationKind a = classify_type_expr(args[0], src, imports);
     AnnotationKind b = classify_type_expr(args[1], src, imports);

@@ -599,6 +599,11 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
           }
           if (FunctionRef forward = autograd_forward(cur.file, e.name); forward.valid()) {
             reach(work, tracer, forward);  // Fn.apply(...) runs Fn.forward
+            // TorchDynamo traces Fn.backward too, when it meets the call.
+            if (tracer == Tracer::Dynamo) {
+              const FunctionInfo& fwd = file(forward.file).functions[static_cast<size_t>(forward.function)];
+              reach(work, tracer, find_method({forward.file, fwd.cls}, "backward"));
+            }
             break;
           }
           reach(work, tracer, resolve_function(cur.file, cur.function, e.name));

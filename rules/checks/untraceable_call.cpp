@@ -2,6 +2,8 @@
 // tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules and
 // module hooks registered in compiled code, and not what Dynamo models itself
 // (some of random, some copies).
+#include <unordered_map>
+
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -16,14 +18,21 @@ class UntraceableCall final : public Check {
       report_recurrent_module(call, ctx);
       report_module_hook(call, ctx);
       report_numpy_generator(call, ctx);
+      report_autograd(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
     std::string module = q.substr(0, q.find('.'));
-    // Dynamo traces NumPy (numpy.random included) through torch._numpy: a
-    // drawn number is a tensor in the graph, which a branch or a bound reads.
+    // Dynamo traces NumPy (numpy.random included) through torch._numpy: an
+    // array drawn stays in the graph; one number drawn is read out of it, and
+    // so is an array's number that a branch or a bound needs.
     if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) {
-      if (q.starts_with("numpy.random.") && needs_number(call, ctx)) {
+      if (!q.starts_with("numpy.random.")) return;
+      if (draws_one_number(q, call, ctx)) {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` without a size draws one number, which TorchDynamo reads out of the graph: the "
+                     "graph breaks");
+      } else if (needs_number(call, ctx)) {
         sink_.report(RuleId::FX502, call.range(),
                      "`" + q + "` draws inside the graph; a branch, loop or slice on the number reads it and "
                      "breaks the graph");
@@ -33,17 +42,19 @@ class UntraceableCall final : public Check {
     if (settings_.target == Target::Dynamo && dynamo_models_random(q)) {
       if (!needs_number(call, ctx)) return;
       sink_.report(RuleId::FX502, call.range(),
-                   "`" + q + "` gives a number TorchDynamo keeps symbolic; a branch, loop or slice on it "
+                   "`" + q + "` gives a number TorchDynamo keeps symbolic; a branch, loop, slice or `int()` on it "
                    "breaks the graph");
       return;
     }
     if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
     bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
-                  q.starts_with("numpy.random.");
+                  q.starts_with("numpy.random.") || q == "builtins.open";
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
                    module == "PIL" || module == "pandas";
     if (!always && !(on_data && has_tensor_argument(call, ctx))) return;
-    sink_.report(RuleId::FX502, call.range(), "`" + q + "` is not a torch operation; the tracer cannot follow it");
+    std::string_view shown = q.starts_with("builtins.") ? std::string_view(q).substr(9) : std::string_view(q);
+    sink_.report(RuleId::FX502, call.range(),
+                 "`" + std::string(shown) + "` is not a torch operation; the tracer cannot follow it");
   }
 
  private:
@@ -101,6 +112,42 @@ class UntraceableCall final : public Check {
     }
   }
 
+  // `torch.autograd.grad(...)`, `loss.backward()`: TorchDynamo does not trace
+  // autograd's own entry points (torch._dynamo.config.trace_autograd_ops).
+  void report_autograd(Node call, const SemanticModel& ctx) {
+    std::string q = ctx.resolve(call.field("function"));
+    bool backward = support::method_name(call, ctx) == "backward" &&
+                    ctx.value_of(support::receiver(call, ctx)).is_tensor();
+    if (q != "torch.autograd.grad" && q != "torch.autograd.backward" && !backward) return;
+    sink_.report(RuleId::FX502, call.range(),
+                 std::string(backward ? "`Tensor.backward()`" : "`" + q + "`") +
+                     " is not traced by TorchDynamo: the graph breaks; compute gradients outside the compiled code");
+  }
+
+  // A NumPy draw without a size gives one number (`np.random.rand()`,
+  // `np.random.randint(0, 3)`); with one, an array (`np.random.rand(4)`).
+  static bool draws_one_number(const std::string& q, Node call, const SemanticModel& ctx) {
+    static const std::unordered_map<std::string_view, size_t> size_position = {
+        {"rand", 0}, {"randn", 0}, {"random", 0}, {"random_sample", 0}, {"ranf", 0}, {"sample", 0},
+        {"standard_normal", 0}, {"uniform", 2}, {"normal", 2}, {"randint", 2}, {"choice", 1},
+        {"exponential", 1}, {"poisson", 1}, {"binomial", 2}, {"beta", 2}, {"gamma", 2}, {"lognormal", 2}};
+    auto it = size_position.find(std::string_view(q).substr(13));  // after "numpy.random."
+    if (it == size_position.end()) return false;
+    Node args = call.field("arguments");
+    if (!args) return true;
+    size_t positional = 0;
+    for (Node a : NamedChildren(args)) {
+      if (a.is(NodeKind::Comment)) continue;
+      if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return false;  // sizes unknown
+      if (a.is(NodeKind::KeywordArgument)) {
+        if (a.field("name").text(ctx.source()) == "size") return false;
+      } else {
+        ++positional;
+      }
+    }
+    return positional <= it->second;
+  }
+
   // Python's global random generator, which TorchDynamo models for these: the
   // number becomes an input of the graph, drawn again on every call.
   static bool dynamo_models_random(const std::string& q) {
@@ -149,10 +196,22 @@ class UntraceableCall final : public Check {
         p.is(NodeKind::Slice)) {
       return true;
     }
-    // `range(n)`: a loop needs the number itself, as a slice bound does.
-    if (p.is(NodeKind::ArgumentList) && p.parent() && p.parent().is(NodeKind::Call)) {
-      Node f = p.parent().field("function");
-      if (f && f.is(NodeKind::Identifier) && f.text(src) == "range") return true;
+    // `range(n)`: a loop needs the number itself, as a slice bound does; and
+    // `int(...)`/`round(...)` of it, through any arithmetic, cannot be traced.
+    for (Node up = p, in = e; up; in = up, up = up.parent()) {
+      if (up.is(NodeKind::ArgumentList) && up.parent() && up.parent().is(NodeKind::Call)) {
+        Node f = up.parent().field("function");
+        std::string_view name = f && f.is(NodeKind::Identifier) ? f.text(src) : std::string_view();
+        if (name == "range" || ((name == "int" || name == "round") && up.named_child_count() >= 1 &&
+                                up.named_child(0) == in)) {
+          return true;
+        }
+        break;
+      }
+      if (!up.is(NodeKind::BinaryOperator) && !up.is(NodeKind::UnaryOperator) &&
+          !up.is(NodeKind::ParenthesizedExpression)) {
+        break;
+      }
     }
     return (p.is(NodeKind::IfStatement) || p.is(NodeKind::ElifClause) || p.is(NodeKind::WhileStatement)) &&
            p.field("condition") == e;
