@@ -48,13 +48,11 @@ class UntraceableCall final : public Check {
     }
     if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
     bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
-                  q.starts_with("numpy.random.") || q == "builtins.open";
+                  q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
                    module == "PIL" || module == "pandas";
     if (!always && !(on_data && has_tensor_argument(call, ctx))) return;
-    std::string_view shown = q.starts_with("builtins.") ? std::string_view(q).substr(9) : std::string_view(q);
-    sink_.report(RuleId::FX502, call.range(),
-                 "`" + std::string(shown) + "` is not a torch operation; the tracer cannot follow it");
+    sink_.report(RuleId::FX502, call.range(), "`" + q + "` is not a torch operation; the tracer cannot follow it");
   }
 
  private:

@@ -24,7 +24,7 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = ("import copy\nimport os\nimport random\nimport warnings\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
+HEADER = ("import copy\nimport random\nimport warnings\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
           "from torch import nn, Tensor\n\n\n")
 
 # name -> (forward body of class M, helpers after it, whether it exports: True, False, or
@@ -132,7 +132,6 @@ DYNAMO_CASES = {
     "numpy_array_draw": ("return x + torch.from_numpy(np.random.rand(8)).float()", ""),
     "autograd_grad": ("(g,) = torch.autograd.grad((x * self.w).sum(), [self.w])\n        return g + 1",
                       "        self.w = nn.Parameter(torch.ones(8))\n"),
-    "open_file": ("with open(os.devnull) as f:\n            y = x + 1\n        return y * 3", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
