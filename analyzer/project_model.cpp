@@ -243,7 +243,7 @@ bool ProjectModel::module_class_uncached(ClassRef c, int depth) const {
   for (const std::string& b : f.classes[static_cast<size_t>(c.cls)].bases) {
     std::string q = f.imports.qualify(b);
     ClassRef r = resolve_class(c.file, b);
-    bool yes = q.starts_with("torch.nn.") || q.starts_with("torchvision.") ||
+    bool yes = q.starts_with("torch.nn.") || q.starts_with("torchvision.") || torch_api::is_library_module_base(q) ||
                (r.valid() && module_class_uncached(r, depth + 1));
     if (yes) {
       memo = 1;

@@ -209,6 +209,18 @@ bool is_module_class(std::string_view q) {
   return name != "Parameter" && name != "Buffer" && name != "ParameterList" && name != "ParameterDict";
 }
 
+bool is_library_module_base(std::string_view q) {
+  static const Set s = {"pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
+                        "pytorch_lightning.core.module.LightningModule", "lightning.LightningModule",
+                        "lightning.pytorch.LightningModule", "lightning.pytorch.core.module.LightningModule",
+                        "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
+                        "diffusers.ModelMixin", "diffusers.models.ModelMixin",
+                        "diffusers.models.modeling_utils.ModelMixin", "mmengine.model.BaseModule",
+                        "mmengine.model.base_module.BaseModule", "mmcv.runner.BaseModule",
+                        "mmcv.runner.base_module.BaseModule"};
+  return s.count(q) > 0;
+}
+
 bool is_compile_function(std::string_view q) {
   static const Set s = {"torch.compile", "torch.export.export", "torch.export", "torch.onnx.export",
                         "torch.onnx.dynamo_export", "torch.fx.symbolic_trace",

@@ -37,6 +37,10 @@ Value tensor_attribute(std::string_view name);
 
 // `torch.nn.Linear` etc.: constructing one gives an nn.Module.
 bool is_module_class(std::string_view qualified);
+// A base class of another library that derives from torch.nn.Module
+// (`pytorch_lightning.LightningModule`, `transformers.PreTrainedModel`): a
+// project class deriving from it is a module, though its sources are not linted.
+bool is_library_module_base(std::string_view qualified);
 
 // Functions whose first argument is compiled: torch.compile, torch.export.export, ...
 bool is_compile_function(std::string_view qualified);

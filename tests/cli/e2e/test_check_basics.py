@@ -211,3 +211,24 @@ def test_python_state_messages_say_what_the_target_does(project):
         "FX202": "branch depends on mutable global `SCALE`; TorchDynamo guards on it and recompiles when it changes",
         "FX203": "updates global `CALLS`; TorchDynamo replays it after the graph and recompiles when the value changes",
     }
+
+
+def test_forward_of_a_class_deriving_from_a_library_module_is_compiled(project):
+    # LightningModule and PreTrainedModel derive from nn.Module in sources fxlint
+    # does not lint; a plain class with a forward does not.
+    project.write("m.py", (
+        "import pytorch_lightning as pl\n"
+        "from transformers import PreTrainedModel\n\n\n"
+        "class Net(pl.LightningModule):\n"
+        "    def forward(self, x):\n"
+        "        return x * x.sum().item()\n\n"
+        "    def training_step(self, batch, idx):\n"
+        "        return self(batch).sum().item()\n\n\n"
+        "class HF(PreTrainedModel):\n"
+        "    def forward(self, x):\n"
+        "        return x * x.max().item()\n\n\n"
+        "class Plain:\n"
+        "    def forward(self, x):\n"
+        "        return x * x.min().item()\n"))
+    result = project.run("check", "--target", "dynamo", "--output-format", "json")
+    assert sorted(d["location"]["row"] for d in json.loads(result.stdout)) == [7, 15]
