@@ -38,7 +38,7 @@ TEST_CASE("PEP 484 type comments type the parameters and the return") {
   CHECK(loss.comment_parameters[1] == AnnotationKind::Tensor);
   CHECK(loss.comment_parameters[2] == AnnotationKind::TensorSequence);
   CHECK(loss.comment_parameters[3] == AnnotationKind::NonTensor);
-  CHECK(loss.comment_parameters[4] == AnnotationKind::Other);
+  CHECK(loss.comment_parameters[4] == AnnotationKind::NonTensor);  // a dict of Python values
   CHECK(loss.returns_tensor);
   const FunctionInfo& helper = only_function(m, "helper");
   REQUIRE(helper.comment_parameters.size() == 2);
