@@ -184,6 +184,27 @@ CounterUses attribute_counters(Node cls, std::string_view src) {
   return uses;
 }
 
+// Whether the class around `attribute` (`self.x`) reads `x` anywhere: any
+// `.x` that is not an assignment's target (`self.x += 1` reads it). Outside a
+// class, assumed read.
+bool read_in_class(Node attribute, std::string_view src) {
+  Node cls = attribute.parent();
+  while (cls && !cls.is(NodeKind::ClassDefinition)) cls = cls.parent();
+  if (!cls) return true;
+  std::string_view name = attribute.field("attribute").text(src);
+  auto reads = [&](auto&& self, Node n) -> bool {
+    if (n.is(NodeKind::Attribute) && n.field("attribute") && n.field("attribute").text(src) == name) {
+      Node p = n.parent();
+      bool stored = p && p.is(NodeKind::Assignment) && p.field("left") == n;
+      if (!stored) return true;
+    }
+    bool found = false;
+    for_each_child(n, [&](Node c) { found = found || (c.is_named() && self(self, c)); });
+    return found;
+  };
+  return reads(reads, cls);
+}
+
 class PythonStateMutation final : public Check {
  public:
   using Check::Check;
@@ -220,6 +241,9 @@ class PythonStateMutation final : public Check {
   void on_store(Node target, Node value, Node stmt, const SemanticModel& ctx) override {
     if (target.is(NodeKind::Attribute) && value && !ctx.function().is_constructor() &&
         support::is_outer_object(target, ctx) && ctx.value_of(value).kind == ValueKind::Static) {
+      // TorchDynamo guards on what compiled code reads: an attribute its class
+      // only writes (`self.last_shape = z.shape`) is replayed, never guarded on.
+      if (settings_.target == Target::Dynamo && !read_in_class(target, ctx.source())) return;
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) +
                        "`" + support::once_or_replayed(settings_.target));
