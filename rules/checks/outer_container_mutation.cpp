@@ -19,6 +19,25 @@ bool not_a_container(const Value& v) {
   return v.is_tensor() || v.kind == ValueKind::Module || v.kind == ValueKind::OptionalTensor;
 }
 
+// `self.metrics = {}` as a statement of the function's body before `where`:
+// every call fills a new container, which TorchDynamo replays and never guards on.
+bool rebuilt_before(Node recv, Node where, std::string_view src) {
+  if (!recv.is(NodeKind::Attribute)) return false;
+  Node fn = where.parent();
+  while (fn && !fn.is(NodeKind::FunctionDefinition)) fn = fn.parent();
+  Node body = fn ? fn.field("body") : Node();
+  if (!body) return false;
+  for (Node stmt : body.children()) {
+    if (stmt.start() >= where.start()) break;
+    if (!stmt.is(NodeKind::ExpressionStatement) || stmt.named_child_count() != 1) continue;
+    Node a = stmt.named_child(0);
+    if (!a.is(NodeKind::Assignment) || a.field("left").text(src) != recv.text(src)) continue;
+    Node right = a.field("right") ? a.field("right").unparenthesized() : Node();
+    if (right && (right.is(NodeKind::Dictionary) || right.is(NodeKind::List) || right.is(NodeKind::Set))) return true;
+  }
+  return false;
+}
+
 class OuterContainerMutation final : public Check {
  public:
   using Check::Check;
@@ -61,6 +80,7 @@ class OuterContainerMutation final : public Check {
       sink_.report(RuleId::FX404, where.range(),
                    "stores a tensor into `" + name + "`, which outlives the call; the graph cannot hold it");
     } else {
+      if (settings_.target == Target::Dynamo && rebuilt_before(recv, where, ctx.source())) return;
       sink_.report(RuleId::FX204, where.range(),
                    "mutates `" + name + "`, which outlives the call" + support::once_or_replayed(settings_.target));
     }
