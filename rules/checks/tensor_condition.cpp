@@ -332,11 +332,40 @@ const char* where(ConditionKind k) {
   return "";
 }
 
+// `assert t, f"{n}"` or `assert t, (a, b)`: a message that is not a plain string.
+bool computed_message(Node assert_statement) {
+  if (assert_statement.named_child_count() < 2) return false;
+  Node m = assert_statement.named_child(1).unparenthesized();
+  auto plain = [](Node str) {
+    bool interpolated = false;
+    for_each_child(str, [&](Node c) { interpolated = interpolated || std::string_view(c.type()) == "interpolation"; });
+    return !interpolated;
+  };
+  if (m.is(NodeKind::String)) return !plain(m);
+  if (m.is(NodeKind::ConcatenatedString)) {
+    bool all_plain = true;
+    for (Node part : NamedChildren(m)) all_plain = all_plain && part.is(NodeKind::String) && plain(part);
+    return !all_plain;
+  }
+  return !m.is(NodeKind::Comment);
+}
+
 class TensorCondition final : public Check {
  public:
   using Check::Check;
   void on_condition(Node test, ConditionKind kind, Node owner, const SemanticModel& ctx) override {
-    if (kind == ConditionKind::Assert || !ctx.value_of(test).is_tensor()) return;
+    if (kind == ConditionKind::Assert) {
+      // TorchDynamo makes an in-graph check of an assert whose message is a
+      // plain string (FX104's concern for the other tracers); any other
+      // message it must build in Python, so it branches on the tensor.
+      if (settings_.target == Target::Dynamo && ctx.value_of(test).is_tensor() && computed_message(owner)) {
+        sink_.report(RuleId::FX103, test.range(),
+                     "`assert` on a tensor with a computed message needs its value at trace time; the branch is "
+                     "data-dependent (a plain string message keeps it in the graph)");
+      }
+      return;
+    }
+    if (!ctx.value_of(test).is_tensor()) return;
     std::optional<Fix> fix;
     if (kind == ConditionKind::If && owner.is(NodeKind::IfStatement)) fix = if_to_where(owner, ctx);
     if (kind == ConditionKind::Ternary) fix = ternary_to_where(owner, ctx);

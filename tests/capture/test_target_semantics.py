@@ -132,6 +132,8 @@ DYNAMO_CASES = {
     "numpy_array_draw": ("return x + torch.from_numpy(np.random.rand(8)).float()", ""),
     "autograd_grad": ("(g,) = torch.autograd.grad((x * self.w).sum(), [self.w])\n        return g + 1",
                       "        self.w = nn.Parameter(torch.ones(8))\n"),
+    "assert_plain_message": ("assert (x > -100).all(), \"bad input\"\n        return x * 2", ""),
+    "assert_computed_message": ("assert (x > -100).all(), f\"bad input {x.shape}\"\n        return x * 2", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
 }
