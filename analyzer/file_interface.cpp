@@ -55,6 +55,7 @@ void hash_strings(Hasher& h, const StringSet& set) {
 uint64_t interface_fingerprint(const FileModel& m) {
   Hasher h;
   h.bytes(m.module_name);
+  for (const std::string& a : m.module_aliases) h.bytes(a);
   h.number(m.is_package);
   h.unordered(m.imports.bindings(), [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
   h.unordered(m.module_imports.bindings(), [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });

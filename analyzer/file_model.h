@@ -153,6 +153,7 @@ struct CompileSeed {
 struct FileModel {
   std::string_view source;  // the indexed tree's text; the tree must outlive the model
   std::string module_name;
+  std::vector<std::string> module_aliases;  // through namespace packages above it
   bool is_package = false;  // __init__.py
   ImportMap imports;
   ImportMap module_imports;  // those made by direct statements of the module: bound once it has run

@@ -24,6 +24,20 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
     : files_(files) {
   for (size_t i = 0; i < files.size(); ++i) {
     if (!files[i]->module_name.empty()) by_module_[files[i]->module_name] = static_cast<int>(i);
+  }
+  // A name through namespace packages resolves when no module has it and one file does.
+  StringMap<int> aliases;
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (const std::string& a : files[i]->module_aliases) {
+      if (by_module_.count(a)) continue;
+      auto [it, first] = aliases.try_emplace(a, static_cast<int>(i));
+      if (!first && it->second != static_cast<int>(i)) it->second = -1;
+    }
+  }
+  for (const auto& [a, i] : aliases) {
+    if (i >= 0) by_module_.emplace(a, i);
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
     module_class_.emplace_back(files[i]->classes.size(), int8_t{-1});
     for (const std::string& w : files[i]->external_writes) external_writes_.insert(w);
   }

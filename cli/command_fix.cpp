@@ -124,6 +124,7 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
     }
     plan.inputs.push_back(source_input(request, config, source.path, shown, modules.name_of(source.path), "",
                                        &plan.warnings));
+    plan.inputs.back().module_aliases = modules.aliases_of(source.path);
     plan.files.push_back({source.path, shown, std::move(encoded), targets});
   }
   return plan;

@@ -55,6 +55,7 @@ lsp::FileSettingsForLsp settings_for(const fs::path& cwd, const std::optional<fs
   s.compile_decorators = config.compile_decorators;
   ModuleNamer modules;
   s.module_name = modules.name_of(file);
+  s.module_aliases = modules.aliases_of(file);
   return s;
 }
 

@@ -120,6 +120,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     result_index.push_back(outcome.files.size());
     inputs.push_back(source_input(request, config, source.path, result.display_path, modules.name_of(source.path),
                                   std::move(source.text), &outcome.warnings));
+    inputs.back().module_aliases = modules.aliases_of(source.path);
     outcome.files.push_back(std::move(result));
   }
 

@@ -32,4 +32,20 @@ std::string ModuleNamer::name_of(const std::filesystem::path& file) {
   return is_dotted_name(name) ? name : "";
 }
 
+std::vector<std::string> ModuleNamer::aliases_of(const std::filesystem::path& file) {
+  std::string name = name_of(file);
+  if (name.empty()) return {};
+  // The directory above the package root (or the file's own directory).
+  std::filesystem::path dir = file.parent_path();
+  while (dir.has_parent_path() && dir.parent_path() != dir && is_package(dir)) dir = dir.parent_path();
+  std::vector<std::string> out;
+  for (int up = 0; up < 3 && dir.has_parent_path() && dir.parent_path() != dir; ++up, dir = dir.parent_path()) {
+    std::string part = dir.filename().string();
+    if (!is_dotted_name(part) || part.find('.') != std::string::npos) break;
+    name = part + "." + name;
+    out.push_back(name);
+  }
+  return out;
+}
+
 }  // namespace fxlint::cli

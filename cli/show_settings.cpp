@@ -71,7 +71,14 @@ int show_settings(const LintRequest& request, const fs::path& cwd, std::ostream&
   ModuleNamer modules;
   out << "Resolved settings for: " << display_path(file, cwd) << '\n';
   out << "Config file: " << (config.file.empty() ? "none (built-in defaults)" : config.file.string()) << '\n';
-  out << "Module name: " << quote(modules.name_of(file)) << "\n\n";
+  out << "Module name: " << quote(modules.name_of(file)) << '\n';
+  std::vector<std::string> aliases = modules.aliases_of(file);
+  if (!aliases.empty()) {
+    out << "Also imported as:";
+    for (const std::string& a : aliases) out << ' ' << quote(a);
+    out << '\n';
+  }
+  out << '\n';
   out << "target = " << quote(target_name(settings.target)) << '\n';
   out << "scope = " << quote(settings.scope == Scope::All ? "all" : "reachable") << '\n';
   std::vector<std::string> warnings;

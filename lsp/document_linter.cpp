@@ -21,6 +21,7 @@ namespace {
 
 SourceInput source_input(const FileSettingsForLsp& s, std::string path, std::string text) {
   SourceInput in{std::move(path), s.module_name, std::move(text), s.rules, s.target};
+  in.module_aliases = s.module_aliases;
   in.scope = s.scope;
   in.torch_version = s.torch_version;
   return in;

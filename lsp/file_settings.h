@@ -21,6 +21,7 @@ struct FileSettingsForLsp {
   std::vector<std::string> compile_functions;
   std::vector<std::string> compile_decorators;
   std::string module_name;  // dotted import name, "" when unknown
+  std::vector<std::string> module_aliases;  // its names through namespace packages
 };
 
 // Called with an absolute filesystem path. May throw (a broken config file):

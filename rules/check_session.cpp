@@ -53,6 +53,7 @@ std::vector<std::vector<Diagnostic>> CheckSession::check(std::span<const Session
     bool same_text = (inputs[i].revision != 0 && inputs[i].revision == entry->revision) ||
                      (entry->file.tree && entry->file.tree->text() == in.text);
     bool fresh = entry->file.tree && same_text && entry->module_name == in.module_name &&
+                 entry->file.model.module_aliases == in.module_aliases &&
                  same_index_options(entry->index_options, index_options) && entry->editing == inputs[i].editing;
     if (!fresh) stale.push_back(i);
     entries[i] = entry.get();

@@ -275,6 +275,7 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
     throw_if_cancelled(cancel);
     if (!file.too_deep()) {
       file.model = index_file(*file.tree, input.module_name, package, options, cancel);
+      file.model.module_aliases = input.module_aliases;
       return file;
     }
   } catch (const std::exception& e) {
@@ -284,6 +285,7 @@ ParsedFile parse_file(const SourceInput& input, const IndexOptions& options, con
   file.model = FileModel{};
   if (file.tree) file.model.source = file.tree->text();
   file.model.module_name = input.module_name;
+  file.model.module_aliases = input.module_aliases;
   file.model.is_package = package;
   return file;
 }

@@ -27,6 +27,9 @@ struct SourceInput {
   // torch version the fixes target ("2.14"): decides the compile-guard spelling.
   // Empty when unknown: fixes then use spellings every torch 2.x has.
   std::string torch_version = {};
+  // Other names it is imported by, through directories above its package that
+  // have no `__init__.py` (namespace packages): "ldm.modules.pkg.mod".
+  std::vector<std::string> module_aliases = {};
 };
 
 // What applies to the whole project being analysed: the ways code is handed

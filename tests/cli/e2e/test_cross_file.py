@@ -25,6 +25,17 @@ def test_helper_called_from_forward_in_another_file(project, import_line):
     assert result.stdout.splitlines()[0].startswith("src/pkg/helpers.py:5:12: FX101")
 
 
+def test_imports_through_namespace_packages_resolve(project):
+    # `ldm/` and `ldm/modules/` have no __init__.py: run from the repository
+    # root, Python imports `ldm.modules.pkg.helpers` all the same.
+    project.write("ldm/modules/pkg/__init__.py", "")
+    project.write("ldm/modules/pkg/helpers.py", HELPER)
+    project.write("ldm/models/net.py", MODEL.format(import_line="from ldm.modules.pkg.helpers import to_number"))
+    result = project.run("check", "--output-format", "concise")
+    assert result.returncode == 1, result.stdout
+    assert result.stdout.splitlines()[0].startswith("ldm/modules/pkg/helpers.py:5:12: FX101")
+
+
 def test_helper_alone_is_not_a_compile_region(project):
     project.write("src/pkg/__init__.py", "")
     project.write("src/pkg/helpers.py", HELPER)
