@@ -361,7 +361,7 @@ class TensorCondition final : public Check {
       if (settings_.target == Target::Dynamo && ctx.value_of(test).is_tensor() && computed_message(owner)) {
         sink_.report(RuleId::FX103, test.range(),
                      "`assert` on a tensor with a computed message needs its value at trace time; the branch is "
-                     "data-dependent (a plain string message keeps it in the graph)");
+                     "data-dependent (a string literal message keeps it in the graph)");
       }
       return;
     }
