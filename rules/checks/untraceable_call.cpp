@@ -1,7 +1,8 @@
 // FX502: calls into libraries the tracer cannot follow: numpy or math on
-// tensor data, random, time, copy.deepcopy; for Dynamo, recurrent modules and
-// module hooks registered in compiled code, and not what Dynamo models itself
-// (some of random, some copies).
+// tensor data, random, time, copy.deepcopy. For Dynamo also recurrent modules,
+// module hooks registered in compiled code, NumPy draws read out of the graph
+// and NumPy generator objects, and autograd's entry points; and not what Dynamo
+// models itself (some of random, some copies).
 #include <unordered_map>
 
 #include "rules/check.h"
