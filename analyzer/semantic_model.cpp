@@ -53,7 +53,10 @@ void SemanticModel::merge(const Snapshot& other) {
 }
 
 void SemanticModel::assign(std::string_view name, const Value& value, Node value_node) {
-  ClassRef cls = value_node ? module_class_of(value_node) : ClassRef{};
+  // Only a module or an unknown value can hold a project module: most
+  // assignments (tensors, numbers) skip the class lookup.
+  bool may_be_module = value.kind == ValueKind::Module || value.kind == ValueKind::Unknown;
+  ClassRef cls = value_node && may_be_module ? module_class_of(value_node) : ClassRef{};
   set_local(name, cls.valid() ? Value::of(ValueKind::Module) : value, cls);
   assigned_.insert(name);
 }
