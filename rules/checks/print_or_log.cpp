@@ -9,7 +9,7 @@ namespace {
 
 using namespace fixes;
 
-// The compile guard around a statement that is just this call (safe).
+// The compile guard around a statement that is just this call.
 std::optional<Fix> guard_call_statement(Node call, const SemanticModel& ctx, std::string_view guard_function) {
   Node parent = call.parent();
   if (!parent || !parent.is(NodeKind::ExpressionStatement) || parent.named_child_count() != 1) return std::nullopt;
@@ -42,9 +42,12 @@ class PrintOrLog final : public Check {
     else if (q == "warnings.warn" || filter) what = "`" + q + "`";
     else if (is_logging_call(q)) what = "logging";
     if (what.empty()) return;
-    sink_.report(RuleId::FX501, call.range(), what + " in compiled code breaks the graph",
-                 guard_call_statement(
-                     call, ctx, support::compile_guard_function(settings_.torch_version, settings_.target)));
+    std::optional<Fix> fix =
+        guard_call_statement(call, ctx, support::compile_guard_function(settings_.torch_version, settings_.target));
+    // A filter is state that outlives the call: compiled runs would no longer install it, so
+    // the warnings it silences come back there. Eager runs are unchanged.
+    if (fix && filter) fix->applicability = Applicability::Unsafe;
+    sink_.report(RuleId::FX501, call.range(), what + " in compiled code breaks the graph", std::move(fix));
   }
 };
 

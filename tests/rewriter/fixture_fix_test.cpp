@@ -1,4 +1,4 @@
-// Every rule fixture with a CODE.fixed.py, fixed through the real rules and the
+// Every rule fixture with a CODE.fixed.py (or CODE_variant.fixed.py), fixed through the real rules and the
 // fix loop (that rule only, unsafe fixes included), must come out as its
 // .fixed.py (the fixture's `# expect:` markers aside); fixing again changes
 // nothing; and what is left of the rule is exactly what had no fix.
@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "rewriter/fix_loop.h"
 #include "rules/checker.h"
@@ -51,9 +52,12 @@ TEST_CASE("rule fixtures come out as their .fixed.py", "[fixtures]") {
   std::sort(fixed_files.begin(), fixed_files.end());
   REQUIRE_FALSE(fixed_files.empty());
   for (const fs::path& fixed_path : fixed_files) {
-    std::string code = fixed_path.filename().string().substr(0, 5);
-    DYNAMIC_SECTION(code) {
-      std::string original = read_file(dir / (code + ".py"));
+    // CODE.fixed.py or CODE_variant.fixed.py, fixed from CODE.py or CODE_variant.py.
+    std::string name = fixed_path.filename().string();
+    std::string stem = name.substr(0, name.size() - std::string_view(".fixed.py").size());
+    std::string code = stem.substr(0, 5);
+    DYNAMIC_SECTION(stem) {
+      std::string original = read_file(dir / (stem + ".py"));
       std::optional<RuleId> rule = find_rule(code);
       REQUIRE(rule);
       OneRule lint{*rule, fixture_target(original), code};
