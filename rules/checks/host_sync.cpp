@@ -22,7 +22,11 @@ class HostSync final : public Check {
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string_view src = ctx.source();
     std::string q = ctx.resolve(call.field("function"));
+    // TorchDynamo traces copies to the host and synchronizations into the graph (a copy, a
+    // synchronization op); only `data_ptr()` stops it, when its value is computed with.
+    bool dynamo = settings_.target == Target::Dynamo;
     if (q == "torch.cuda.synchronize" || q == "torch.cuda.current_stream().synchronize") {
+      if (dynamo) return;
       sink_.report(RuleId::FX503, call.range(), "device synchronization in compiled code breaks the graph");
       return;
     }
@@ -34,6 +38,14 @@ class HostSync final : public Check {
       if (Node d = support::keyword_arg(call, "device", src)) to_cpu |= names_cpu(d, ctx);
     }
     if (!to_cpu) return;
+    if (m == "data_ptr") {
+      sink_.report(RuleId::FX503, call.range(),
+                   dynamo ? "`.data_ptr()` has no value for a traced tensor: TorchDynamo cannot compute with it and "
+                            "runs the whole function eagerly"
+                          : "`.data_ptr()` has no value for a traced tensor");
+      return;
+    }
+    if (dynamo) return;
     sink_.report(RuleId::FX503, call.range(),
                  "`." + std::string(m) + "()` moves data to the host and waits for the device");
   }

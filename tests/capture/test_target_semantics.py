@@ -121,6 +121,9 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    # A copy to the host and a device synchronization are ops in Dynamo's graph.
+    "host_copy_and_synchronize": ("y = x.cpu() + x.to(\"cpu\")\n        torch.cuda.synchronize()\n"
+                                  "        return y * 2", ""),
     "warning_filter": ("warnings.simplefilter(\"ignore\")\n        return x * 2", ""),
     "sizes_read_from_data": ("n = int(x.sum().item()) % 3 + 1\n        y = x[:n] * torch.arange(n).sum()\n"
                              "        for i in range(n):\n            y = y + i\n        return y", ""),
