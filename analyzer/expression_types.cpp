@@ -408,8 +408,9 @@ Value SemanticModel::call_value(Node call) const {
         r.data_dependent = ov.data_dependent && rows && (method == "numel" || positional.size() <= 1);
       } else if (r.is_tensor() || r.kind == ValueKind::TensorSequence) {
         bool full_reduction = torch_api::is_reduction(method) && a.empty();
-        bool tensor_repeats =
-            method == "repeat_interleave" && !positional.empty() && value_of(positional[0]).is_tensor();
+        // `output_size=` gives the length up front: the shape no longer depends on the repeats.
+        bool tensor_repeats = method == "repeat_interleave" && !positional.empty() &&
+                              value_of(positional[0]).is_tensor() && !keyword_argument(a, "output_size", src_);
         r.data_dependent =
             torch_api::is_dynamic_shape_method(method) || tensor_repeats || (ov.data_dependent && !full_reduction);
       }
@@ -557,7 +558,9 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
 bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<Node>& positional,
                                           const std::vector<Node>& a) const {
   if (torch_api::is_dynamic_shape_function(q)) return true;
-  if (q == "torch.repeat_interleave" && positional.size() >= 2 && value_of(positional[1]).is_tensor()) return true;
+  if (q == "torch.repeat_interleave" && positional.size() >= 2 && value_of(positional[1]).is_tensor() &&
+      !keyword_argument(a, "output_size", src_))
+    return true;
   auto dot = q.rfind('.');
   bool full_reduction = torch_api::is_reduction(q.substr(dot + 1)) && positional.size() == 1 && a.size() == 1;
   if (full_reduction || positional.empty()) return false;

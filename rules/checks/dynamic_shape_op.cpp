@@ -14,11 +14,14 @@ class DynamicShapeOp final : public Check {
     std::string q = support::qualified_callee(call, ctx);
     auto args = support::positional_args(call, ctx);
     std::string what;
+    // `output_size=` gives repeat_interleave's length up front: a static shape.
+    bool sized(support::keyword_arg(call, "output_size", src));
     if (torch_api::is_dynamic_shape_function(q)) {
       what = q;
     } else if (q == "torch.where" && args.size() == 1 && !support::keyword_arg(call, "input", src)) {
       what = "single-argument torch.where";
-    } else if (q == "torch.repeat_interleave" && args.size() >= 2 && ctx.value_of(args[1]).is_tensor()) {
+    } else if (q == "torch.repeat_interleave" && args.size() >= 2 && ctx.value_of(args[1]).is_tensor() &&
+               !sized) {
       what = "torch.repeat_interleave with tensor repeats";
     } else if (q == "torch.nn.functional.one_hot" && args.size() < 2 && !support::keyword_arg(call, "num_classes", src)) {
       what = "one_hot without num_classes";
@@ -27,7 +30,7 @@ class DynamicShapeOp final : public Check {
       if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
       if (torch_api::is_dynamic_shape_method(m)) {
         what = "." + std::string(m) + "()";
-      } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor()) {
+      } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor() && !sized) {
         what = ".repeat_interleave() with tensor repeats";
       } else {
         return;
