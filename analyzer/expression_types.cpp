@@ -455,6 +455,8 @@ Value SemanticModel::tensor_method_value(std::string_view method, const Value& o
   // Read out of a tensor built only from trace-time values: known at trace time.
   if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
   if (r.is_tensor() && r.dtype == TensorDtype::Unknown && keeps_dtype(method)) r.dtype = ov.dtype;
+  // `x.new_ones(n, dtype=torch.bool)`, `x.new_zeros(...)`, `x.new_full(...)`.
+  if (r.is_tensor() && method.starts_with("new_")) r = with_dtype_keyword(r, a);
   if ((method == "max" || method == "min") && (!positional.empty() || keyword_argument(a, "dim", src_))) {
     return Value::of(ValueKind::TensorSequence);
   }
@@ -490,9 +492,14 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     Value r = torch_api::call_result(q);
     if (r.is_tensor()) {
       if (q == "torch.where" && positional.size() == 3) {
-        if (value_of(positional[1]).is_bool_tensor() && value_of(positional[2]).is_bool_tensor()) {
-          r.dtype = TensorDtype::Bool;
-        }
+        auto boolean = [&](Node n) { return n.is(NodeKind::True) || n.is(NodeKind::False) || value_of(n).is_bool_tensor(); };
+        if (boolean(positional[1]) && boolean(positional[2])) r.dtype = TensorDtype::Bool;
+      }
+      // `torch.flatten(mask)` keeps the mask's dtype, as `mask.flatten()` does.
+      std::string_view name = std::string_view(q).substr(q.rfind('.') + 1);
+      if (r.dtype == TensorDtype::Unknown && !positional.empty() && keeps_dtype(name) &&
+          q.find('.', 6) == std::string::npos) {
+        r.dtype = value_of(positional[0]).dtype;
       }
       if ((q == "torch.cat" || q == "torch.stack" || q == "torch.clone") && !positional.empty()) {
         r.dtype = value_of(positional[0]).dtype;

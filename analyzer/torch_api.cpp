@@ -37,7 +37,7 @@ const Set& bool_functions() {
       "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isreal", "isin", "isclose",
       "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "ge", "lt",
       "le", "greater", "greater_equal", "less", "less_equal", "not_equal", "signbit",
-      "bernoulli_mask",
+      "bernoulli_mask", "any", "all",
   };
   return s;
 }
