@@ -246,6 +246,17 @@ uint8_t opaque_decorator(std::string_view q) {
   // Compiled by TorchScript: neither tracer reads its Python. (jit.ignore and
   // jit.unused matter to TorchScript only: both tracers trace through them.)
   if (q == "torch.jit.script") return fx | dynamo;
+  // A custom operator's implementations: every tracer records one call of the operator and
+  // runs its fake implementation on fake tensors; none reads their Python.
+  static const Set custom_op = {"torch.library.custom_op", "torch._library.custom_ops.custom_op",
+                                "torch.library.register_fake", "torch.library.impl_abstract", "torch.library.impl",
+                                "torch.library.register_kernel", "torch.library.register_autograd"};
+  if (custom_op.count(q)) return fx | dynamo;
+  static constexpr std::string_view registrations[] = {".register_fake", ".register_kernel", ".register_autograd",
+                                                       ".impl_abstract"};
+  for (std::string_view r : registrations) {
+    if (q.ends_with(r) && !q.starts_with("torch.")) return fx | dynamo;  // `@my_op.register_fake`
+  }
   return 0;
 }
 
