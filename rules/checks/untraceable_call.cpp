@@ -23,6 +23,12 @@ class UntraceableCall final : public Check {
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
+    // TorchScript's refinement check: Dynamo skips torch.jit's Python and breaks there.
+    if (q == "torch.jit.isinstance" && settings_.target == Target::Dynamo) {
+      sink_.report(RuleId::FX502, call.range(),
+                   "`torch.jit.isinstance` is skipped by TorchDynamo: the graph breaks; use `isinstance`");
+      return;
+    }
     std::string module = q.substr(0, q.find('.'));
     // Dynamo traces NumPy (numpy.random included) through torch._numpy: an
     // array drawn stays in the graph; one number drawn is read out of it, and
