@@ -118,8 +118,8 @@ class Walker {
         break;
       case NodeKind::AssertStatement: {
         std::vector<Node> parts = s.children();
+        // The message runs only when the assertion fails, as it raises: nothing to trace.
         if (!parts.empty()) eval_condition(parts[0], ConditionKind::Assert, s);
-        for (size_t i = 1; i < parts.size(); ++i) eval(parts[i]);
         break;
       }
       case NodeKind::FunctionDefinition:
