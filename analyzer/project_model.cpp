@@ -474,6 +474,15 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
   return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
+const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified) const {
+  auto [module, name] = split_last(qualified);
+  auto m = by_module_.find(module);
+  if (m == by_module_.end()) return nullptr;
+  const auto& globals = files_[static_cast<size_t>(m->second)]->globals;
+  auto it = globals.find(name);
+  return it == globals.end() ? nullptr : &it->second;
+}
+
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
   if (!f.valid() || opaque(f.file, f.function, tracer)) return;
   entries_[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;

@@ -73,6 +73,8 @@ class ProjectModel {
   bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;
+  // The facts of a project module's global, by qualified name (`pkg.log.logger`); null if none.
+  const GlobalFacts* module_global_facts(std::string_view qualified) const;
 
   const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
   // Class whose method (at any nesting depth) `function` is; -1 when none.

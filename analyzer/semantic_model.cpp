@@ -385,6 +385,8 @@ std::string SemanticModel::resolve_uncached(Node expr) const {
   if (scope == NameScope::Local && !file_.imports.find(head)) return {};
   if (scope == NameScope::Global) {
     const GlobalFacts* g = global_facts(head);
+    // `from pkg.log import logger`: the global of the module it comes from.
+    if (!g && file_.imports.find(head)) g = project_.module_global_facts(file_.imports.qualify(std::string(head)));
     if (g && !g->origin.empty() && dotted.size() > head.size()) {
       // logger.info where logger = logging.getLogger(...)
       return g->origin + "()" + dotted.substr(head.size());

@@ -133,3 +133,14 @@ def test_a_compile_decorator_re_exported_by_a_project_module(project):
                                      "def step(x: torch.Tensor):\n    return x * x.sum().item()\n")
     result = project.run("check", "--output-format", "concise", "src")
     assert "src/pkg/step.py:8:16: FX101" in result.stdout, result.stdout
+
+
+def test_a_logger_imported_from_a_project_module_is_a_logger(project):
+    # torchtitan's dist_gemm: `from pkg.log import logger`, then `logger.warning(...)` in forward.
+    project.write("src/pkg/__init__.py", "")
+    project.write("src/pkg/log.py", "import logging\n\nlogger = logging.getLogger(__name__)\n")
+    project.write("src/pkg/layer.py", "import torch\nfrom pkg.log import logger\n\n\nclass Layer(torch.nn.Module):\n"
+                  "    def forward(self, x):\n        logger.warning(\"unfused\")\n        return x * 2\n")
+    result = project.run("check", "--target", "dynamo", "--output-format", "concise")
+    assert result.returncode == 1, result.stdout
+    assert result.stdout.splitlines()[0].startswith("src/pkg/layer.py:7:9: FX501 [*] logging")
