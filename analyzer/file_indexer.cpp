@@ -425,7 +425,15 @@ class Indexer {
         }
         return Value::of(ValueKind::Static);
       case NodeKind::Call: {
-        std::string q = imports.qualify(value.field("function"), src);
+        Node callee = value.field("function");
+        // A tensor method on a tensor: `torch.ones(n).to(device)`, `torch.zeros(n).float()`.
+        if (callee.is(NodeKind::Attribute) && callee.field("object").unparenthesized().is(NodeKind::Call)) {
+          Value object = quick_value(callee.field("object"), src, imports);
+          if (!object.is_tensor()) return Value::unknown();
+          Value r = torch_api::tensor_method_result(callee.field("attribute").text(src));
+          return r.is_tensor() ? Value::tensor() : Value::unknown();
+        }
+        std::string q = imports.qualify(callee, src);
         if (!q.empty()) {
           if (torch_api::is_module_class(q)) return Value::of(ValueKind::Module);
           return torch_api::call_result(q);
@@ -466,7 +474,14 @@ class Indexer {
     bind_target(left, ctx);
     if (left.is(NodeKind::Identifier) && right) {
       std::string name(left.text(src_));
-      if (ctx.function >= 0) fn(ctx).first_values.emplace(name, quick_value(right, src_, m_.imports));
+      if (ctx.function >= 0) {
+        Value v = quick_value(right, src_, m_.imports);
+        fn(ctx).first_values.emplace(name, v);
+        if (fn(ctx).is_constructor()) {
+          auto [it, inserted] = constructor_locals_.emplace(std::make_pair(ctx.function, name), v);
+          if (!inserted) it->second = join(it->second, v);
+        }
+      }
       if (ctx.function < 0 && ctx.cls < 0) {
         GlobalFacts& g = m_.globals[name];
         if (g.top_level_assignments <= 1 && g.value.kind == ValueKind::Unknown) {
@@ -557,6 +572,12 @@ class Indexer {
     std::string name(attr.field("attribute").text(src_));
     Value v = quick_value(value, src_, m_.imports);
     Node r = value.unparenthesized();
+    bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
+    if (in_constructor && r.is(NodeKind::Identifier)) {
+      // `a = torch.ones(n).to(device)` (or two such arms), then `self.a = a`.
+      auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
+      if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
+    }
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(r.field("function"), src_);
       std::string element = container_element_class(r);
@@ -571,7 +592,6 @@ class Indexer {
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
-    bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
     if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
     }
@@ -871,6 +891,8 @@ class Indexer {
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
   std::map<std::pair<int, std::string>, std::string> local_instances_;
+  // A constructor's locals: (function, name) -> what every binding so far holds, joined.
+  std::map<std::pair<int, std::string>, Value> constructor_locals_;
 };
 
 AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {
