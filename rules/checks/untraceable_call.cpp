@@ -58,6 +58,14 @@ class UntraceableCall final : public Check {
                   q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
                    module == "PIL" || module == "pandas";
+    // TorchDynamo traces the array `.numpy()` makes as a tensor, but skips these libraries'
+    // functions: given tensor data, they break the graph too.
+    if (settings_.target == Target::Dynamo && on_data && module != "numpy" && module != "math" &&
+        (has_tensor_argument(call, ctx) || has_tensor_data_argument(call, ctx))) {
+      sink_.report(RuleId::FX502, call.range(),
+                   "`" + q + "` is not a torch operation: TorchDynamo skips it and the graph breaks");
+      return;
+    }
     if (!always && !(on_data && has_tensor_argument(call, ctx))) return;
     sink_.report(RuleId::FX502, call.range(), "`" + q + "` is not a torch operation; the tracer cannot follow it");
   }
@@ -234,6 +242,16 @@ class UntraceableCall final : public Check {
   // A tensor (or a list of them) handed over. A Python number already read out
   // of a tensor (`.item()`, `float(t)`) is not: that read is the pitfall, and
   // FX101/FX102 report it where it happens.
+  static bool has_tensor_data_argument(Node call, const SemanticModel& ctx) {
+    Node args = call.field("arguments");
+    if (!args) return false;
+    for (Node a : args.children()) {
+      Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
+      if (v && ctx.value_of(v).kind == ValueKind::TensorData) return true;
+    }
+    return false;
+  }
+
   static bool has_tensor_argument(Node call, const SemanticModel& ctx) {
     Node args = call.field("arguments");
     if (!args) return false;
