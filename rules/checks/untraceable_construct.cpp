@@ -1,5 +1,6 @@
 // FX504: constructs a tracer cannot capture: yield, eval/exec, class
-// definitions inside compiled code, globals()/locals().
+// definitions inside compiled code, globals()/locals(); for Dynamo, a tensor's
+// requires_grad set by assignment.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -23,6 +24,15 @@ class UntraceableConstruct final : public Check {
     if (q == "builtins.eval" || q == "builtins.exec" || q == "builtins.globals" || q == "builtins.locals") {
       sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
     }
+  }
+  // `t.requires_grad = False`: TorchDynamo does not trace the setattr (`requires_grad_()` it
+  // does); the other tracers run it once.
+  void on_store(Node target, Node, Node, const SemanticModel& ctx) override {
+    if (settings_.target != Target::Dynamo || !target.is(NodeKind::Attribute)) return;
+    if (target.field("attribute").text(ctx.source()) != "requires_grad") return;
+    if (!ctx.value_of(target.field("object")).is_tensor()) return;
+    sink_.report(RuleId::FX504, target.range(),
+                 "setting `.requires_grad` on a tensor breaks TorchDynamo's graph; use `.requires_grad_()`");
   }
   void on_statement(Node stmt, const SemanticModel&) override {
     Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
