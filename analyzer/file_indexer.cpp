@@ -601,6 +601,14 @@ class Indexer {
         cls.attribute_parameter_builds[name] = std::string(built.text(src_));
       }
     }
+    // `self.cache = self.cache.to(x)`: a tensor method keeps what the attribute holds.
+    if (r.is(NodeKind::Call) && v.kind == ValueKind::Unknown) {
+      Node callee = r.field("function");
+      if (callee.is(NodeKind::Attribute) && callee.field("object").unparenthesized().text(src_) == attr.text(src_) &&
+          torch_api::tensor_method_result(callee.field("attribute").text(src_)).is_tensor()) {
+        return;
+      }
+    }
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (!inserted) it->second = join(it->second, v);
   }

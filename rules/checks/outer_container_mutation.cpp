@@ -50,6 +50,17 @@ bool rebuilt_before(Node recv, Node where, std::string_view src) {
   return false;
 }
 
+// `cache[:b, start:end] = x`: slices in several dimensions index an array, not a
+// Python list or dict.
+bool sliced_in_several_dimensions(Node subscript) {
+  std::vector<Node> indices = support::subscript_indices(subscript);
+  if (indices.size() < 2) return false;
+  for (Node i : indices) {
+    if (i.is(NodeKind::Slice)) return true;
+  }
+  return false;
+}
+
 class OuterContainerMutation final : public Check {
  public:
   using Check::Check;
@@ -80,7 +91,7 @@ class OuterContainerMutation final : public Check {
   }
 
   void on_store(Node target, Node value, Node, const SemanticModel& ctx) override {
-    if (!target.is(NodeKind::Subscript)) return;
+    if (!target.is(NodeKind::Subscript) || sliced_in_several_dimensions(target)) return;
     Node recv = target.field("value");
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
     bool stores_tensor = value && ctx.value_of(value).is_tensor();
