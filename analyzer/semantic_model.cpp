@@ -330,6 +330,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
       v.data_dependent = passed.data_dependent;
     }
+    // `mask: Tensor` that every compiled caller passes a bool tensor for is a mask.
+    if (v.kind == ValueKind::Tensor && passed.kind == ValueKind::Tensor) v.dtype = passed.dtype;
     return v;
   }
   if (def) {
