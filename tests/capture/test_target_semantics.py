@@ -121,6 +121,15 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    "jit_isinstance": ("if torch.jit.isinstance(x, torch.Tensor):\n            x = x + 1\n        return x * 2", ""),
+    "requires_grad_set": ("g = torch.arange(8.0)\n        g.requires_grad = False\n        return x + g", ""),
+    "constructor_tensor_through_a_method": ("if self.scale[0]:\n            x = x * 2\n        return x",
+                                            "        self.scale = torch.ones(3).float()\n"),
+    "mask_from_torch_any": ("m = torch.any(x.view(2, 4) > 0, dim=1)\n        return x.view(2, 4)[m] * 2", ""),
+    # An assert's message runs only when it fails; output_size= makes the length static.
+    "assert_message": ("assert x.shape[0] == 8, f\"bad {x.tolist()}\"\n        return x * 2", ""),
+    "repeat_interleave_output_size": ("r = (x > 100).long() + 1\n"
+                                      "        return x.repeat_interleave(r, dim=0, output_size=8) * 2", ""),
     # A copy to the host and a device synchronization are ops in Dynamo's graph.
     "host_copy_and_synchronize": ("y = x.cpu() + x.to(\"cpu\")\n        torch.cuda.synchronize()\n"
                                   "        return y * 2", ""),
