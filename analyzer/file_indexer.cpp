@@ -594,6 +594,7 @@ class Indexer {
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
     if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
+      if (v.kind == ValueKind::Unknown && module_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Module);
     }
     if (Node call = some_arm(r); in_constructor && call.is(NodeKind::Call)) {
       Node built = call.field("function");
@@ -622,6 +623,20 @@ class Indexer {
     if (arms[2].unparenthesized().is(NodeKind::None)) return arms[0].unparenthesized();
     if (arms[0].unparenthesized().is(NodeKind::None)) return arms[2].unparenthesized();
     return Node();
+  }
+
+  // Whether parameter `name` of `f` is annotated as a module (`pf: nn.Module`).
+  bool module_parameter(const FunctionInfo& f, std::string_view name) const {
+    Node params = f.node.field("parameters");
+    if (!params) return false;
+    for (Node p : NamedChildren(params)) {
+      Node n = parameter_name(p);
+      if (!n || n.text(src_) != name) continue;
+      Node type = p.field("type");
+      if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
+      return type && torch_api::is_module_class(m_.imports.qualify(type, src_));
+    }
+    return false;
   }
 
   bool is_parameter(const FunctionInfo& f, std::string_view name) const {
