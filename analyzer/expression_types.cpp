@@ -595,6 +595,10 @@ Value SemanticModel::method_call_value(Node call, Node callee) const {
   FunctionRef m = project_.find_method({file_index_, cls_}, method);
   if (m.valid()) {
     record_call(call, m);
+    // A sub-module class that inherits the caller runs its own override with these arguments.
+    if (project_.is_module_class({file_index_, cls_})) {
+      for (FunctionRef o : project_.overrides({file_index_, cls_}, method)) record_call(call, o);
+    }
     return project_result(
         call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
                                                                                                 : Value::unknown());

@@ -387,7 +387,7 @@ ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr)
   return found;
 }
 
-std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::string_view attr) const {
+const std::vector<ClassRef>* ProjectModel::direct_subclasses(ClassRef c) const {
   std::call_once(subclasses_once_, [&] {
     for (size_t f = 0; f < files_.size(); ++f) {
       for (size_t k = 0; k < file(static_cast<int>(f)).classes.size(); ++k) {
@@ -396,6 +396,32 @@ std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::s
       }
     }
   });
+  auto it = subclasses_.find({c.file, c.cls});
+  return it == subclasses_.end() ? nullptr : &it->second;
+}
+
+std::vector<FunctionRef> ProjectModel::overrides(ClassRef c, std::string_view name) const {
+  std::vector<FunctionRef> out;
+  if (!direct_subclasses(c)) return out;  // most classes have no project subclass
+  std::vector<ClassRef> work{c};
+  std::set<std::pair<int, int>> seen{{c.file, c.cls}};
+  while (!work.empty() && seen.size() < 4096) {
+    ClassRef cur = work.back();
+    work.pop_back();
+    const std::vector<ClassRef>* subs = direct_subclasses(cur);
+    if (!subs) continue;
+    for (ClassRef sub : *subs) {
+      if (!seen.insert({sub.file, sub.cls}).second) continue;
+      const ClassInfo& info = file(sub.file).classes[static_cast<size_t>(sub.cls)];
+      if (auto m = info.methods.find(name); m != info.methods.end()) out.push_back({sub.file, m->second});
+      work.push_back(sub);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::string_view attr) const {
+  direct_subclasses(c);
   std::vector<std::string> out;
   auto add = [&](ClassRef cur, const ClassInfo& info) {
     auto it = info.attribute_classes.find(attr);
@@ -599,6 +625,10 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
           FunctionRef m = find_method(c, e.name);
           if (m.valid()) {
             reach(work, tracer, m);
+            // A sub-module class that inherits this code runs its own override.
+            if (is_module_class(c)) {
+              for (FunctionRef o : overrides(c, e.name)) reach(work, tracer, o);
+            }
           } else {
             ClassRef sub = self_attribute_class(c, e.name);
             if (sub.valid()) reach(work, tracer, find_method(sub, "forward"));

@@ -65,6 +65,8 @@ class ProjectModel {
   // is constructed from for a method of `c`: where `c` or its nearest base
   // assigns it, and where any project subclass of `c` does.
   std::vector<std::string> attribute_constructors(ClassRef c, std::string_view attr) const;
+  // Methods `name` that project subclasses of `c` define, at any depth.
+  std::vector<FunctionRef> overrides(ClassRef c, std::string_view name) const;
   // Project class of every element of `self.<attr>` when it was built as a
   // ModuleList or Sequential of one project class.
   ClassRef self_attribute_element_class(ClassRef c, std::string_view attr) const;
@@ -130,6 +132,8 @@ class ProjectModel {
   // regions are computed (both tracers ask the same).
   std::unordered_map<const void*, std::optional<bool>> condition_truth_;
   // Direct project subclasses of each class, built when first asked.
+  // The project classes naming `c` as a base; null when none.
+  const std::vector<ClassRef>* direct_subclasses(ClassRef c) const;
   mutable std::once_flag subclasses_once_;
   mutable std::map<std::pair<int, int>, std::vector<ClassRef>> subclasses_;
   // Constructions by the class constructed, built when first asked.
