@@ -23,6 +23,26 @@ class TensorToPython final : public Check {
       return;
     }
     std::string callee = ctx.resolve(call.field("function"));
+    // `x.new_full(size, t)`, `torch.full_like(x, t)`: Dynamo reads a tensor fill value as a
+    // Python number (`torch.full(size, t)` it keeps in the graph).
+    if (settings_.target == Target::Dynamo) {
+      auto args = support::positional_args(call, ctx);
+      Node fill;
+      if (method == "new_full" && ctx.value_of(support::receiver(call, ctx)).is_tensor() && args.size() >= 2) {
+        fill = args[1];
+      } else if (callee == "torch.full_like" && args.size() >= 2) {
+        fill = args[1];
+      }
+      if (!fill) fill = (method == "new_full" || callee == "torch.full_like")
+                            ? support::keyword_arg(call, "fill_value", ctx.source())
+                            : Node();
+      if (fill && ctx.value_of(fill).is_tensor()) {
+        sink_.report(RuleId::FX102, fill.range(),
+                     "a tensor as the fill value is read as a Python number: TorchDynamo breaks the graph "
+                     "(`torch.full` keeps it in the graph)");
+        return;
+      }
+    }
     if (callee == "builtins.int" || callee == "builtins.float" || callee == "builtins.bool" ||
         callee == "builtins.complex") {
       auto args = support::positional_args(call, ctx);

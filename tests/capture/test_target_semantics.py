@@ -121,6 +121,7 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    "new_full_tensor_fill": ("return x.new_full((4, 1), x[0]) * 2 + torch.full((4, 1), x[1])", ""),
     "jit_isinstance": ("if torch.jit.isinstance(x, torch.Tensor):\n            x = x + 1\n        return x * 2", ""),
     "requires_grad_set": ("g = torch.arange(8.0)\n        g.requires_grad = False\n        return x + g", ""),
     "constructor_tensor_through_a_method": ("if self.scale[0]:\n            x = x * 2\n        return x",
