@@ -716,7 +716,12 @@ void SemanticModel::record_call(Node call, FunctionRef callee, bool instance, si
   Node args = call.field("arguments");
   if (!args || !args.is(NodeKind::ArgumentList)) return;
   for (Node a : NamedChildren(args)) {
-    if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // cannot map
+    // `**extra` binds what the names do not; after `*rest` no position is known.
+    if (a.is(NodeKind::DictionarySplat)) continue;
+    if (a.is(NodeKind::ListSplat)) {
+      next = values.size();
+      continue;
+    }
     if (a.is(NodeKind::KeywordArgument)) {
       Node k = a.field("name");
       for (size_t i = 0; k && i < names.size(); ++i) {
