@@ -467,8 +467,14 @@ class Walker {
         eval(parts[1], true);
         model_.leave_condition();
         if (!reports_own_operands(parts[1])) visitor_.on_condition(parts[1], ConditionKind::Ternary, e, model_);
+        // Each arm with what its condition tells (`a if isinstance(x, list) else int(x[0])`).
+        SemanticModel::Snapshot before = model_.save();
+        model_.narrow(parts[1], true);
         eval(parts[0]);
+        model_.restore(before);
+        model_.narrow(parts[1], false);
         eval(parts[2]);
+        model_.restore(std::move(before));
         return;
       }
       case NodeKind::Dictionary:

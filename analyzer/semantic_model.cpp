@@ -190,6 +190,24 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
       // A name known to hold a Python number or None never takes this arm: leave it so.
       if (v && (v->kind == ValueKind::Static || v->kind == ValueKind::None)) return;
       set_local(a[0].text(src_), Value::tensor());
+      return;
+    }
+    // `isinstance(xs, list)` false where xs is known to be a list of tensors: there it is
+    // something else (ultralytics' `shape[2:] if isinstance(feats, list) else int(...)`).
+    if (a.size() == 2 && a[0].is(NodeKind::Identifier) && !truth) {
+      const Value* v = local(a[0].text(src_));
+      if (!v) return;
+      bool sequence = v->kind == ValueKind::TensorSequence, dict = v->kind == ValueKind::TensorDict;
+      if (!sequence && !dict) return;
+      std::vector<Node> classes{a[1].unparenthesized()};
+      if (classes[0].is(NodeKind::Tuple)) classes = classes[0].children();
+      for (Node c : classes) {
+        std::string q = resolve(c);
+        if ((sequence && (q == "builtins.list" || q == "builtins.tuple")) || (dict && q == "builtins.dict")) {
+          set_local(a[0].text(src_), Value::unknown());
+          return;
+        }
+      }
     }
   }
 }
