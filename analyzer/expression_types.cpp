@@ -560,6 +560,13 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   return Value::unknown();
 }
 
+const FunctionInfo* SemanticModel::called_project_function(Node call) const {
+  std::string written = dotted_text(call.field("function"), src_);
+  if (written.empty()) return nullptr;
+  FunctionRef f = project_.resolve_function(file_index_, function_index_, written);
+  return f.valid() ? &project_.file(f.file).functions[static_cast<size_t>(f.function)] : nullptr;
+}
+
 // Whether torch function `q` gives a result of data-dependent shape: it makes
 // one (FX303), or it maps such a tensor elementwise or row by row.
 bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<Node>& positional,

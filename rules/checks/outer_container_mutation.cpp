@@ -66,6 +66,7 @@ class OuterContainerMutation final : public Check {
   using Check::Check;
 
   void on_call(Node call, const SemanticModel& ctx) override {
+    report_cached_tensor(call, ctx);
     std::string_view method = support::method_name(call, ctx);
     if (!is_container_mutator(method)) return;
     Node recv = support::receiver(call, ctx);
@@ -99,6 +100,23 @@ class OuterContainerMutation final : public Check {
   }
 
  private:
+  // `mask = make_mask(n)` where `make_mask` is a `functools.lru_cache` function that returns a
+  // tensor: the cache outlives the call, and non-strict torch.export stores its fake tensor
+  // there, which eager calls with the same sizes then get back. TorchDynamo traces through
+  // the cache; torch.fx passes proxies, which no later call's arguments equal.
+  void report_cached_tensor(Node call, const SemanticModel& ctx) {
+    if (settings_.target != Target::Export) return;
+    const FunctionInfo* f = ctx.called_project_function(call);
+    if (!f) return;
+    bool cached = false;
+    for (const std::string& d : f->other_decorators) cached |= d == "functools.lru_cache" || d == "functools.cache";
+    Value v = ctx.value_of(call);
+    if (!cached || !(v.is_tensor() || v.kind == ValueKind::TensorSequence)) return;
+    sink_.report(RuleId::FX404, call.range(),
+                 "`" + f->name + "` keeps its tensor results in a functools cache, which outlives the call: "
+                 "torch.export stores its fake tensor there, and eager calls with the same arguments get it back");
+  }
+
   void report(Node where, Node recv, bool tensor, const SemanticModel& ctx) {
     std::string name(recv.text(ctx.source()));
     if (tensor) {
