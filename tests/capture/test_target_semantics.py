@@ -304,3 +304,16 @@ def test_draft_export_fails_exactly_where_fxlint_reports_an_error(tmp_path, name
             failed.add(here[-1])
     assert failed, f"draft export of {name} lists no failure in {path}"
     assert failed == error_lines(tmp_path, "export").get(name, set())
+
+
+def test_export_leaves_a_fake_tensor_in_a_functools_cache(tmp_path):
+    # FX404 for export: the cache outlives the call, and non-strict export fills it with its fake tensor.
+    body = "return x.masked_fill(causal(x.shape[-1]), 0.0)"
+    helpers = "\n\nimport functools\n\n\n@functools.lru_cache\ndef causal(n):\n    return torch.ones(n, n).triu(1).bool()\n"
+    path = tmp_path / "cached.py"
+    path.write_text(module_source(body, helpers))
+    call_line = next(i for i, line in enumerate(path.read_text().splitlines(), 1) if "causal(x" in line)
+    assert error_lines(tmp_path, "export").get("cached") == {call_line}
+    model = load(path)
+    torch.export.export(model, (torch.randn(4, 4),), strict=False)
+    assert type(model(torch.randn(4, 4))).__name__ == "FakeTensor"
