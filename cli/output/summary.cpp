@@ -6,10 +6,11 @@
 namespace fxlint::cli {
 
 void write_summary(std::span<const FileResult> files, std::ostream& out) {
-  size_t total = 0, safe = 0, unsafe = 0;
+  size_t total = 0, warnings = 0, safe = 0, unsafe = 0;
   for (const FileResult& f : files) {
     for (const Diagnostic& d : f.diagnostics) {
       ++total;
+      if (d.severity == Severity::Warning) ++warnings;
       if (!d.fix) continue;
       if (d.fix->applicability == Applicability::Safe) ++safe;
       if (d.fix->applicability == Applicability::Unsafe) ++unsafe;
@@ -19,7 +20,12 @@ void write_summary(std::span<const FileResult> files, std::ostream& out) {
     out << "All checks passed!\n";
     return;
   }
-  out << "Found " << total << (total == 1 ? " error" : " errors");
+  // "N errors" as ruff says it, naming the warnings where there are some.
+  size_t errors = total - warnings;
+  out << "Found ";
+  if (errors > 0 || warnings == 0) out << errors << (errors == 1 ? " error" : " errors");
+  if (errors > 0 && warnings > 0) out << " and ";
+  if (warnings > 0) out << warnings << (warnings == 1 ? " warning" : " warnings");
   if (safe > 0 && unsafe > 0) {
     out << " (" << safe << " fixable with `fxlint fix --apply`, " << unsafe
         << " more with `--unsafe-fixes`)";

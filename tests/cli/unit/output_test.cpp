@@ -141,7 +141,17 @@ TEST_CASE("summary wording") {
   std::vector<FileResult> files = sample();
   std::ostringstream some;
   write_summary(files, some);
-  CHECK(some.str() == "Found 5 errors (1 fixable with `fxlint fix --apply`, 1 more with `--unsafe-fixes`).\n");
+  CHECK(some.str() ==
+        "Found 4 errors and 1 warning (1 fixable with `fxlint fix --apply`, 1 more with `--unsafe-fixes`).\n");
+  // Warnings are named as such: a run with only warnings found no error.
+  FileResult warned;
+  warned.path = warned.display_path = "w.py";
+  warned.text = "x = 1\n";
+  warned.diagnostics.push_back({"FX201", "m", {0, 1}, Severity::Warning, std::nullopt});
+  warned.diagnostics.push_back({"FX201", "m", {0, 1}, Severity::Warning, std::nullopt});
+  std::ostringstream only_warnings;
+  write_summary(std::span<const FileResult>(&warned, 1), only_warnings);
+  CHECK(only_warnings.str() == "Found 2 warnings.\n");
 }
 
 TEST_CASE("file URIs are percent-encoded") {
