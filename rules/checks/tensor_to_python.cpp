@@ -49,6 +49,12 @@ class TensorToPython final : public Check {
       if (!args.empty() && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor reads its value into Python at trace time");
+      } else if (!args.empty() && settings_.target == Target::Export &&
+                 ctx.value_of(args[0]).is_data_dependent_scalar()) {
+        // torch.export carries `t.item()` as a symbol; int()/float() of it needs the value.
+        sink_.report(RuleId::FX102, call.range(),
+                     "`" + callee.substr(9) + "()` of a number read from tensor data needs its value: non-strict "
+                     "torch.export fails here");
       }
     }
     // Python's all()/any() iterate the tensor and take each element's truth.

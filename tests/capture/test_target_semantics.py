@@ -84,6 +84,11 @@ CASES = {
                             "        return x * len(status) + n", "", True),
     # A tensor compared with a string is a Python bool.
     "tensor_compared_with_a_string": ("if x != \"Rep\":\n            return x * 2\n        return x", "", True),
+    # Sizes from a number read out of data stay symbols; int() of that number needs its value.
+    "sizes_from_item": ("n = x.argmax().item() + 1\n"
+                        "        return torch.arange(n).float().sum() * x + torch.zeros(n).sum() + x[:n].sum()", "", True),
+    "int_of_item": ("n = int(x.argmax().item())\n        return x * n", "", "strict"),
+    "float_of_item": ("v = x.max().item()\n        return x * float(v)", "", "strict"),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
                             "class Layer(nn.Module):\n    def forward(self, x, flag=None):\n        if flag:\n"
                             "            return x * 2\n        return x\n", False),
