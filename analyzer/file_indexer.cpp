@@ -51,10 +51,20 @@ void for_each_bound_name(Node target, std::string_view src, Fn&& fn) {
 
 class Indexer {
  public:
-  Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options, const CancelFlag* cancel)
-      : src_(tree.text()), m_(model), options_(options), cancel_(cancel) {}
+  Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options, const CancelFlag* cancel,
+          const ImportMap* through)
+      : src_(tree.text()), m_(model), options_(options), cancel_(cancel), through_(through) {}
 
-  void run(Node root) { visit_block(root, Ctx{}); resolve_pending_mutations(); }
+  void run(Node root) {
+    if (through_) {
+      for (const auto& [local, qualified] : through_->bindings()) {
+        m_.imports.bind(local, qualified);
+        m_.module_imports.bind(local, qualified);
+      }
+    }
+    visit_block(root, Ctx{});
+    resolve_pending_mutations();
+  }
 
  private:
   struct Ctx {
@@ -191,6 +201,9 @@ class Indexer {
 
   void bind_import(std::string local, std::string qualified, const Ctx& ctx) {
     if (ctx.function >= 0) fn(ctx).locals.insert(local);
+    // What a module-level import means through another project module (`nn` of
+    // `from pkg.common import nn` is torch.nn), as the project resolved it.
+    if (ctx.function < 0 && ctx.cls < 0 && through_ && through_->find(local)) return;
     // Bound whenever the module has run: a plain statement of the module itself.
     if (ctx.function < 0 && ctx.cls < 0 && ctx.top_level) m_.module_imports.bind(local, qualified);
     m_.imports.bind(std::move(local), std::move(qualified));
@@ -233,6 +246,10 @@ class Indexer {
     std::string base = resolve_relative(module_name);
     for (Node c : NamedChildren(n)) {
       if (c == module_name) continue;
+      if (c.is(NodeKind::WildcardImport)) {
+        if (!base.empty()) m_.star_imports.push_back(base);
+        continue;
+      }
       if (c.is(NodeKind::DottedName)) {
         std::string name(c.text(src_));
         bind_import(name, base.empty() ? name : base + "." + name, ctx);
@@ -910,6 +927,7 @@ class Indexer {
   FileModel& m_;
   const IndexOptions& options_;
   const CancelFlag* cancel_;
+  const ImportMap* through_;
   uint32_t visited_ = 0;
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
@@ -1011,12 +1029,12 @@ AnnotationKind classify_annotation(Node type, std::string_view source, const Imp
 }
 
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
-                     const IndexOptions& options, const CancelFlag* cancel) {
+                     const IndexOptions& options, const CancelFlag* cancel, const ImportMap* through) {
   FileModel model;
   model.source = tree.text();
   model.module_name = std::move(module_name);
   model.is_package = is_package;
-  Indexer(tree, model, options, cancel).run(tree.root());
+  Indexer(tree, model, options, cancel, through).run(tree.root());
   return model;
 }
 

@@ -59,6 +59,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
   h.number(m.is_package);
   h.unordered(m.imports.bindings(), [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
   h.unordered(m.module_imports.bindings(), [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+  for (const std::string& s : m.star_imports) h.bytes(s);
   h.number(m.functions.size());
   for (const FunctionInfo& f : m.functions) {
     h.bytes(f.name);

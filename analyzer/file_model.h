@@ -157,6 +157,7 @@ struct FileModel {
   bool is_package = false;  // __init__.py
   ImportMap imports;
   ImportMap module_imports;  // those made by direct statements of the module: bound once it has run
+  std::vector<std::string> star_imports;  // `from pkg.common import *`: the modules, qualified
   std::vector<FunctionInfo> functions;
   std::vector<ClassInfo> classes;
   StringMap<int> top_functions;
@@ -182,8 +183,11 @@ struct IndexOptions {
 // Builds the model of one parsed file; keeps views into `tree`, which must
 // stay alive and in place while the model is used. `module_name` is its dotted
 // import name. Once `cancel` is set it stops and throws CheckCancelled.
+// `through`: module-level names as the project resolves them through other modules
+// (see reexports.h); they win over the file's own import statements for those names.
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,
-                     const IndexOptions& options, const CancelFlag* cancel = nullptr);
+                     const IndexOptions& options, const CancelFlag* cancel = nullptr,
+                     const ImportMap* through = nullptr);
 
 // The kind of an annotation expression (see AnnotationKind).
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);

@@ -3,6 +3,7 @@
 #include "rules/check_pipeline.h"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -12,6 +13,7 @@
 #include "analyzer/function_walker.h"
 #include "analyzer/project_model.h"
 #include "analyzer/python_syntax.h"
+#include "analyzer/reexports.h"
 #include "analyzer/syntax_tree.h"
 #include "core/line_index.h"
 #include "core/source_encoding.h"
@@ -299,9 +301,23 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   if (cancelled()) throw CheckCancelled{};
   std::vector<std::optional<std::string>> failure(files.size());
   for (size_t i = 0; i < files.size(); ++i) failure[i] = files[i]->failure;
-  std::vector<const FileModel*> models;
-  models.reserve(files.size());
-  for (const ParsedFile* f : files) models.push_back(&f->model);
+  std::vector<const FileModel*> parsed;
+  parsed.reserve(files.size());
+  for (const ParsedFile* f : files) parsed.push_back(&f->model);
+  // A file that imports names through other project modules is indexed again with
+  // what they mean (`from models.common import *` binding `nn` to torch.nn).
+  std::vector<const FileModel*> models = parsed;
+  std::deque<FileModel> reindexed;
+  std::vector<ImportMap> through = reexported_names(parsed);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (through[i].bindings().empty() || !files[i]->tree || files[i]->too_deep()) continue;
+    const FileModel& was = files[i]->model;
+    IndexOptions index{options.compile_decorators, options.compile_functions};
+    reindexed.push_back(index_file(*files[i]->tree, was.module_name, was.is_package, index, options.cancel,
+                                   &through[i]));
+    reindexed.back().module_aliases = was.module_aliases;
+    models[i] = &reindexed.back();
+  }
   ProjectModel project(models, options.entry_points);
 
   // The project as other files see it: while it is the same, an unchanged

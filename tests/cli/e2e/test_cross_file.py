@@ -144,3 +144,16 @@ def test_a_logger_imported_from_a_project_module_is_a_logger(project):
     result = project.run("check", "--target", "dynamo", "--output-format", "concise")
     assert result.returncode == 1, result.stdout
     assert result.stdout.splitlines()[0].startswith("src/pkg/layer.py:7:9: FX501 [*] logging")
+
+
+@pytest.mark.parametrize("import_line", ["from models.common import *", "from models.common import nn, torch"])
+def test_torch_imported_through_a_project_module(project, import_line):
+    # yolov7's models/yolo.py: `nn` and `torch` come from models/common.py, which imports them.
+    project.write("models/__init__.py", "")
+    project.write("models/common.py", "import torch\nimport torch.nn as nn\n\n\ndef autopad(k):\n    return k // 2\n")
+    project.write("models/yolo.py", import_line + "\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+                  "        super().__init__()\n        self.stride = torch.tensor([8.0, 16.0])\n\n"
+                  "    def forward(self, x):\n        return x * int(self.stride.max())\n")
+    result = project.run("check", "--target", "dynamo", "--output-format", "concise")
+    assert result.returncode == 1, result.stdout
+    assert result.stdout.splitlines()[0].startswith("models/yolo.py:10:20: FX102")
