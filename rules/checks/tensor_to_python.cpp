@@ -57,6 +57,15 @@ class TensorToPython final : public Check {
                      "torch.export fails here");
       }
     }
+    // str(t), repr(t): Dynamo has no tensor text in its graph ("repr() on tensor").
+    if ((callee == "builtins.str" || callee == "builtins.repr") && settings_.target == Target::Dynamo) {
+      auto args = support::positional_args(call, ctx);
+      if (args.size() == 1 && ctx.value_of(args[0]).is_tensor()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`" + callee.substr(9) + "()` of a tensor needs its values: TorchDynamo breaks the graph");
+      }
+      return;
+    }
     // Python's all()/any() iterate the tensor and take each element's truth.
     if (callee == "builtins.all" || callee == "builtins.any") {
       auto args = support::positional_args(call, ctx);

@@ -23,11 +23,25 @@ class UntraceableCall final : public Check {
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
-    // TorchScript's refinement check: Dynamo skips torch.jit's Python and breaks there.
-    if (q == "torch.jit.isinstance" && settings_.target == Target::Dynamo) {
-      sink_.report(RuleId::FX502, call.range(),
-                   "`torch.jit.isinstance` is skipped by TorchDynamo: the graph breaks; use `isinstance`");
-      return;
+    // TorchScript's refinement check, the deprecated attention-backend context and sparse
+    // constructors: Dynamo does not trace them and breaks there.
+    if (settings_.target == Target::Dynamo) {
+      if (q == "torch.jit.isinstance") {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`torch.jit.isinstance` is skipped by TorchDynamo: the graph breaks; use `isinstance`");
+        return;
+      }
+      if (q == "torch.backends.cuda.sdp_kernel") {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`torch.backends.cuda.sdp_kernel` breaks TorchDynamo's graph; use `torch.nn.attention.sdpa_kernel`");
+        return;
+      }
+      if (q == "torch.sparse_coo_tensor" || q == "torch.sparse_csr_tensor" || q == "torch.sparse_csc_tensor" ||
+          q == "torch.sparse_bsr_tensor" || q == "torch.sparse_bsc_tensor" || q == "torch.sparse_compressed_tensor") {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` is skipped by TorchDynamo: sparse tensors are not created in its graph");
+        return;
+      }
     }
     std::string module = q.substr(0, q.find('.'));
     // Dynamo traces NumPy (numpy.random included) through torch._numpy: an

@@ -23,7 +23,21 @@ class UntraceableConstruct final : public Check {
     std::string q = ctx.resolve(call.field("function"));
     if (q == "builtins.eval" || q == "builtins.exec" || q == "builtins.globals" || q == "builtins.locals") {
       sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
+      return;
     }
+    // `torch.zeros(n, requires_grad=True)`: Dynamo does not create leaf tensors that need
+    // gradients in a graph (`requires_grad=self.training` breaks in training).
+    if (settings_.target != Target::Dynamo || !q.starts_with("torch.")) return;
+    if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter") {
+      sink_.report(RuleId::FX504, call.range(),
+                   "`nn.Parameter()` built in compiled code breaks TorchDynamo's graph; build it in `__init__`");
+      return;
+    }
+    Node wants = support::keyword_arg(call, "requires_grad", ctx.source());
+    if (!wants || wants.unparenthesized().is(NodeKind::False) || !ctx.value_of(call).is_tensor()) return;
+    sink_.report(RuleId::FX504, wants.range(),
+                 "a tensor created with `requires_grad` breaks TorchDynamo's graph; create it outside the compiled "
+                 "code, or without it");
   }
   // `t.requires_grad = False`: TorchDynamo does not trace the setattr (`requires_grad_()` it
   // does); the other tracers run it once.

@@ -126,6 +126,11 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    "sdp_kernel_context": ("q = x.view(1, 1, 2, 4)\n        with torch.backends.cuda.sdp_kernel(enable_math=True):\n"
+                           "            y = torch.nn.functional.scaled_dot_product_attention(q, q, q)\n"
+                           "        return y.view(8) + 1", ""),
+    "created_with_requires_grad": ("return x * 2 + torch.zeros(8, requires_grad=True)", ""),
+    "str_of_a_tensor": ("key = str(x)\n        return x * len(key)", ""),
     "new_full_tensor_fill": ("return x.new_full((4, 1), x[0]) * 2 + torch.full((4, 1), x[1])", ""),
     "jit_isinstance": ("if torch.jit.isinstance(x, torch.Tensor):\n            x = x + 1\n        return x * 2", ""),
     "requires_grad_set": ("g = torch.arange(8.0)\n        g.requires_grad = False\n        return x + g", ""),
