@@ -129,8 +129,10 @@ torch_api::HatchPredicate ProjectModel::hatch_computed(FunctionRef f, std::vecto
   std::optional<HatchPredicate> kind;
   for (auto [ret, in_except] : returns) {
     std::vector<Node> value = ret.children();
-    // `except Exception: return False`: the eager fallback of a guarded import.
-    if (in_except && value.size() == 1 && value[0].is(NodeKind::False)) continue;
+    // `except Exception: return False`: the eager fallback of a guarded import; and a
+    // `return False` beside the hatch (`if torch.__version__ >= "2.3": return
+    // torch.compiler.is_compiling()` then `return False`: PyG): the fallback of older torch.
+    if (value.size() == 1 && value[0].is(NodeKind::False)) continue;
     if (value.size() != 1) return HatchPredicate::NotAHatch;
     HatchPredicate k = hatch_of_expression(f, body, value[0], 0, visiting);
     if (k == HatchPredicate::NotAHatch || (kind && *kind != k)) return HatchPredicate::NotAHatch;
