@@ -51,14 +51,17 @@ bool rebuilt_before(Node recv, Node where, std::string_view src) {
 }
 
 // `cache[:b, start:end] = x`: slices in several dimensions index an array, not a
-// Python list or dict.
-bool sliced_in_several_dimensions(Node subscript) {
+// Python list or dict; so does a slice given a number (`att[:n] = 1.0`: a list
+// takes only an iterable there).
+bool array_store(Node subscript, Node value) {
   std::vector<Node> indices = support::subscript_indices(subscript);
-  if (indices.size() < 2) return false;
-  for (Node i : indices) {
-    if (i.is(NodeKind::Slice)) return true;
-  }
-  return false;
+  bool slice = false;
+  for (Node i : indices) slice |= i.is(NodeKind::Slice);
+  if (!slice) return false;
+  if (indices.size() >= 2) return true;
+  Node v = value ? value.unparenthesized() : Node();
+  if (v && v.is(NodeKind::UnaryOperator)) v = v.field("argument").unparenthesized();
+  return v && (v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::True) || v.is(NodeKind::False));
 }
 
 class OuterContainerMutation final : public Check {
@@ -92,7 +95,7 @@ class OuterContainerMutation final : public Check {
   }
 
   void on_store(Node target, Node value, Node, const SemanticModel& ctx) override {
-    if (!target.is(NodeKind::Subscript) || sliced_in_several_dimensions(target)) return;
+    if (!target.is(NodeKind::Subscript) || array_store(target, value)) return;
     Node recv = target.field("value");
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
     bool stores_tensor = value && ctx.value_of(value).is_tensor();
