@@ -650,7 +650,9 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
     Value acc = Value::of(ValueKind::Static);
     for (Node x : positional) {
       Value v = value_of(x);
-      if (v.is_tensor()) return b == "abs" || b == "sum" ? Value::tensor() : Value::unknown();
+      // `min(lengths)` of one tensor gives one of its elements, a tensor; min/max of a
+      // tensor and a number may give either.
+      if (v.is_tensor()) return b == "abs" || b == "sum" || positional.size() == 1 ? Value::tensor() : Value::unknown();
       if (v.is_tensor_data()) acc = Value::of(ValueKind::TensorData);
       else if (v.kind != ValueKind::Static) acc = acc.is_tensor_data() ? acc : Value::unknown();
       else if (acc.kind == ValueKind::Static) acc.data_dependent = acc.data_dependent || v.data_dependent;

@@ -126,6 +126,8 @@ DYNAMO_CASES = {
                     "        h.remove()\n        return y", "        self.lin = nn.Linear(8, 8)\n"),
     "split_sizes_from_tensor_rows": ("shapes = (x[:4] * 0).long().view(2, 2) + 2\n"
                                      "        parts = x.split([h * w for h, w in shapes])\n        return parts[0] * 2", ""),
+    # Python's max() of one tensor is an element of it: traced, until a branch needs it.
+    "builtin_max_of_one_tensor": ("m = max(x)\n        if m > 100:\n            return x\n        return x * m", ""),
     "sdp_kernel_context": ("q = x.view(1, 1, 2, 4)\n        with torch.backends.cuda.sdp_kernel(enable_math=True):\n"
                            "            y = torch.nn.functional.scaled_dot_product_attention(q, q, q)\n"
                            "        return y.view(8) + 1", ""),
