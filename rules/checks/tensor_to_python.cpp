@@ -26,7 +26,7 @@ class TensorToPython final : public Check {
     // `x.new_full(size, t)`, `torch.full_like(x, t)`: Dynamo reads a tensor fill value as a
     // Python number (`torch.full(size, t)` it keeps in the graph).
     if (settings_.target == Target::Dynamo) {
-      auto args = support::positional_args(call, ctx);
+      const auto& args = support::positional_args(call, ctx);
       Node fill;
       if (method == "new_full" && ctx.value_of(support::receiver(call, ctx)).is_tensor() && args.size() >= 2) {
         fill = args[1];
@@ -45,7 +45,7 @@ class TensorToPython final : public Check {
     }
     if (callee == "builtins.int" || callee == "builtins.float" || callee == "builtins.bool" ||
         callee == "builtins.complex") {
-      auto args = support::positional_args(call, ctx);
+      const auto& args = support::positional_args(call, ctx);
       if (!args.empty() && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor reads its value into Python at trace time");
@@ -59,7 +59,7 @@ class TensorToPython final : public Check {
     }
     // str(t), repr(t): Dynamo has no tensor text in its graph ("repr() on tensor").
     if ((callee == "builtins.str" || callee == "builtins.repr") && settings_.target == Target::Dynamo) {
-      auto args = support::positional_args(call, ctx);
+      const auto& args = support::positional_args(call, ctx);
       if (args.size() == 1 && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor needs its values: TorchDynamo breaks the graph");
@@ -68,7 +68,7 @@ class TensorToPython final : public Check {
     }
     // Python's all()/any() iterate the tensor and take each element's truth.
     if (callee == "builtins.all" || callee == "builtins.any") {
-      auto args = support::positional_args(call, ctx);
+      const auto& args = support::positional_args(call, ctx);
       if (args.size() == 1 && ctx.value_of(args[0]).is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`" + callee.substr(9) + "()` of a tensor reads each element into Python at trace time; use `torch." +
