@@ -310,8 +310,11 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
   std::deque<FileModel> reindexed;
   std::vector<ImportMap> through = reexported_names(parsed);
   for (size_t i = 0; i < files.size(); ++i) {
-    if (through[i].bindings().empty() || !files[i]->tree || files[i]->too_deep()) continue;
     const FileModel& was = files[i]->model;
+    // A module with no functions or classes (a package's `__init__` of star imports)
+    // has nothing those names would change.
+    if (through[i].bindings().empty() || (was.functions.empty() && was.classes.empty())) continue;
+    if (!files[i]->tree || files[i]->too_deep()) continue;
     IndexOptions index{options.compile_decorators, options.compile_functions};
     reindexed.push_back(index_file(*files[i]->tree, was.module_name, was.is_package, index, options.cancel,
                                    &through[i]));
