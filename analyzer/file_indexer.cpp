@@ -62,6 +62,7 @@ class Indexer {
         m_.module_imports.bind(local, qualified);
       }
     }
+    root_ = root;
     visit_block(root, Ctx{});
     resolve_pending_mutations();
   }
@@ -75,6 +76,15 @@ class Indexer {
     bool top_level = true; // a direct statement of the module
     int guard = -1;        // the innermost `if` arm (FunctionInfo::guards) whose condition calls something
   };
+
+  // A `def` of this name among the module's own statements, before or after this point.
+  bool defines_top_function(std::string_view name) const {
+    for (Node stmt : NamedChildren(root_)) {
+      Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
+      if (def && def.is(NodeKind::FunctionDefinition) && def.field("name").text(src_) == name) return true;
+    }
+    return false;
+  }
 
   void visit_block(Node block, const Ctx& ctx) {
     if (block.is(NodeKind::Block)) check_indentation(block);
@@ -505,7 +515,14 @@ class Indexer {
           g.value = quick_value(right, src_, m_.imports);
           g.is_container = is_container_value(right, src_);
           Node rv = right.unparenthesized();
-          if (rv.is(NodeKind::Call)) g.origin = m_.imports.qualify(rv.field("function"), src_);
+          if (rv.is(NodeKind::Call)) {
+            Node callee = rv.field("function").unparenthesized();
+            g.origin = m_.imports.qualify(callee, src_);
+            // A function of this file (`logger = get_logger(__name__)`), by the name it is defined as.
+            if (g.origin.empty() && callee.is(NodeKind::Identifier) && defines_top_function(callee.text(src_))) {
+              g.origin = m_.module_name + "." + std::string(callee.text(src_));
+            }
+          }
         }
       }
       Node r = right.unparenthesized();
@@ -928,6 +945,7 @@ class Indexer {
   const IndexOptions& options_;
   const CancelFlag* cancel_;
   const ImportMap* through_;
+  Node root_;
   uint32_t visited_ = 0;
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.

@@ -502,13 +502,42 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
   return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
-const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified) const {
+const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified, int* owner) const {
   auto [module, name] = split_last(qualified);
   auto m = by_module_.find(module);
   if (m == by_module_.end()) return nullptr;
+  if (owner) *owner = m->second;
   const auto& globals = files_[static_cast<size_t>(m->second)]->globals;
   auto it = globals.find(name);
   return it == globals.end() ? nullptr : &it->second;
+}
+
+bool ProjectModel::is_logger_factory(int file, std::string_view qualified, int depth) const {
+  if (qualified == "logging.getLogger") return true;
+  std::string own(qualified);
+  if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
+  auto [file_index, function] = find_exported(own, &FileModel::top_functions);
+  if (file_index < 0) {
+    // Libraries' factories, for code checked without them: both return logging.getLogger(name).
+    return qualified == "transformers.utils.logging.get_logger" || qualified == "transformers.logging.get_logger" ||
+           qualified == "diffusers.utils.logging.get_logger" || qualified == "diffusers.logging.get_logger";
+  }
+  if (depth >= 3) return false;
+  const FileModel& fm = this->file(file_index);
+  const FunctionInfo& info = fm.functions[static_cast<size_t>(function)];
+  std::vector<std::pair<Node, bool>> returns;
+  if (info.node.is(NodeKind::Lambda) || !collect_returns(info.node.field("body"), returns) || returns.empty()) {
+    return false;
+  }
+  for (const auto& [ret, in_except] : returns) {
+    std::vector<Node> value = ret.children();
+    if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Call)) return false;
+    Node callee = value[0].unparenthesized().field("function").unparenthesized();
+    std::string q = fm.imports.qualify(callee, fm.source);
+    if (q.empty() && callee.is(NodeKind::Identifier)) q = callee.text(fm.source);  // a function of that file
+    if (q.empty() || !is_logger_factory(file_index, q, depth + 1)) return false;
+  }
+  return true;
 }
 
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {

@@ -76,7 +76,13 @@ class ProjectModel {
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;
   // The facts of a project module's global, by qualified name (`pkg.log.logger`); null if none.
-  const GlobalFacts* module_global_facts(std::string_view qualified) const;
+  // `owner`, when given, receives the file that holds it.
+  const GlobalFacts* module_global_facts(std::string_view qualified, int* owner = nullptr) const;
+  // Whether a call of `qualified` gives a `logging.Logger`: `logging.getLogger`, a project
+  // function whose every return is such a call (transformers' `logging.get_logger`), or a
+  // library's well-known factory when the project does not define it.
+  // `qualified` is as `file` qualifies it: a name without a dot is that file's own.
+  bool is_logger_factory(int file, std::string_view qualified, int depth = 0) const;
 
   const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
   // Class whose method (at any nesting depth) `function` is; -1 when none.

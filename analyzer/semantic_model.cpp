@@ -405,11 +405,15 @@ std::string SemanticModel::resolve_uncached(Node expr) const {
   if (scope == NameScope::Local && !file_.imports.find(head)) return {};
   if (scope == NameScope::Global) {
     const GlobalFacts* g = global_facts(head);
+    int owner = file_index_;
     // `from pkg.log import logger`: the global of the module it comes from.
-    if (!g && file_.imports.find(head)) g = project_.module_global_facts(file_.imports.qualify(std::string(head)));
+    if (!g && file_.imports.find(head)) {
+      g = project_.module_global_facts(file_.imports.qualify(std::string(head)), &owner);
+    }
     if (g && !g->origin.empty() && dotted.size() > head.size()) {
-      // logger.info where logger = logging.getLogger(...)
-      return g->origin + "()" + dotted.substr(head.size());
+      // logger.info where logger = logging.getLogger(...), or a project's or library's wrapper of it
+      std::string origin = project_.is_logger_factory(owner, g->origin) ? std::string("logging.getLogger") : g->origin;
+      return origin + "()" + dotted.substr(head.size());
     }
   }
   return file_.imports.qualify(dotted);

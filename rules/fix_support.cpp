@@ -47,14 +47,13 @@ std::optional<std::string> indentation_at(std::string_view src, uint32_t offset)
   return std::string(prefix);
 }
 
-std::string indent_unit(std::string_view src, std::string_view current) {
+std::string indent_unit(Node statement, std::string_view src, std::string_view current) {
   if (!current.empty() && current[0] == '\t') return "\t";
-  for (size_t i = 0; i + 1 < src.size(); ++i) {
-    if (src[i] == '\n' && (src[i + 1] == ' ' || src[i + 1] == '\t')) {
-      if (src[i + 1] == '\t') return "\t";
-      size_t n = 0;
-      while (i + 1 + n < src.size() && src[i + 1 + n] == ' ') ++n;
-      if (n > 0 && n <= 8) return std::string(n, ' ');
+  for (Node p = statement.parent(); p; p = p.parent()) {
+    if (!p.is(NodeKind::Block) || !p.parent()) continue;
+    std::optional<std::string> header = indentation_at(src, p.parent().start());
+    if (header && current.size() > header->size() && current.starts_with(*header)) {
+      return std::string(current.substr(header->size()));
     }
   }
   return "    ";
@@ -160,7 +159,7 @@ std::optional<Fix> guard_statement(Node statement, const SemanticModel& ctx, std
   uint32_t end = statement.end();
   while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
   if (end < src.size() && src[end] == ';') return std::nullopt;
-  std::string unit = indent_unit(src, *indent);
+  std::string unit = indent_unit(statement, src, *indent);
   std::optional<TorchRef> torch = torch_ref(statement, ctx);
   if (!torch) return std::nullopt;
   std::string text = "if not " + torch->spell(guard_function) + "():\n" + *indent + unit +

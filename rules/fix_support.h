@@ -14,8 +14,10 @@ namespace fxlint::fixes {
 
 // Whitespace before `offset` on its line, when only whitespace precedes it.
 std::optional<std::string> indentation_at(std::string_view src, uint32_t offset);
-// One level of indentation as the file spells it.
-std::string indent_unit(std::string_view src, std::string_view current);
+// One level of indentation as the code around `statement` (indented `current`)
+// spells it: the step from the block's header to it. Read from the enclosing
+// statements only, so that a fix does not change with edits elsewhere in the file.
+std::string indent_unit(Node statement, std::string_view src, std::string_view current);
 // Text of a node with every continuation line indented one more level.
 std::string indented_more(std::string_view text, std::string_view unit);
 bool contains_multiline_string(Node n, std::string_view src);

@@ -45,7 +45,8 @@ class HostSync final : public Check {
                           : "`.data_ptr()` has no value for a traced tensor");
       return;
     }
-    if (dynamo) return;
+    // torch.export records the copy as an op of its program too.
+    if (dynamo || settings_.target == Target::Export) return;
     sink_.report(RuleId::FX503, call.range(),
                  "`." + std::string(m) + "()` moves data to the host and waits for the device");
   }

@@ -18,8 +18,10 @@ std::optional<Fix> guard_call_statement(Node call, const SemanticModel& ctx, std
 
 
 bool is_logging_call(std::string_view q) {
-  static constexpr std::string_view methods[] = {"debug", "info", "warning", "warn", "error",
-                                                 "exception", "critical", "log"};
+  // `warning_once`/`info_once`: transformers' and diffusers' additions to Logger, which TorchDynamo
+  // refuses like the others.
+  static constexpr std::string_view methods[] = {"debug", "info", "warning", "warn", "error", "exception",
+                                                 "critical", "log", "warning_once", "info_once"};
   auto dot = q.rfind('.');
   if (dot == std::string_view::npos) return false;
   std::string_view last = q.substr(dot + 1);

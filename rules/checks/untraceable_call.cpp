@@ -20,6 +20,7 @@ class UntraceableCall final : public Check {
       report_module_hook(call, ctx);
       report_numpy_generator(call, ctx);
       report_autograd(call, ctx);
+      report_resize(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
@@ -36,6 +37,12 @@ class UntraceableCall final : public Check {
                      "`torch.backends.cuda.sdp_kernel` breaks TorchDynamo's graph; use `torch.nn.attention.sdpa_kernel`");
         return;
       }
+      // tqdm is on Dynamo's skip list: a progress bar over a compiled loop breaks it, whatever it wraps.
+      if (q.starts_with("tqdm.")) {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` is skipped by TorchDynamo: the graph breaks; show progress outside the compiled code");
+        return;
+      }
       if (q == "torch.sparse_coo_tensor" || q == "torch.sparse_csr_tensor" || q == "torch.sparse_csc_tensor" ||
           q == "torch.sparse_bsr_tensor" || q == "torch.sparse_bsc_tensor" || q == "torch.sparse_compressed_tensor") {
         sink_.report(RuleId::FX502, call.range(),
@@ -49,7 +56,10 @@ class UntraceableCall final : public Check {
     // so is an array's number that a branch or a bound needs.
     if (module == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) {
       if (!q.starts_with("numpy.random.")) return;
-      if (draws_one_number(q, call, ctx)) {
+      if (makes_numpy_generator(q)) {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` makes a NumPy generator object, which TorchDynamo cannot trace: the graph breaks");
+      } else if (draws_one_number(q, call, ctx)) {
         sink_.report(RuleId::FX502, call.range(),
                      "`" + q + "` without a size draws one number, which TorchDynamo reads out of the graph: the "
                      "graph breaks");
@@ -68,6 +78,8 @@ class UntraceableCall final : public Check {
       return;
     }
     if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
+    // Non-strict torch.export runs a deep copy of plain values as Python.
+    if (settings_.target == Target::Export && q == "copy.deepcopy" && copies_plain_value(call, ctx)) return;
     bool always = module == "random" || module == "time" || q == "copy.deepcopy" || q == "copy.copy" ||
                   q.starts_with("numpy.random.");
     bool on_data = module == "numpy" || module == "math" || module == "scipy" || module == "cv2" ||
@@ -151,6 +163,20 @@ class UntraceableCall final : public Check {
                      " is not traced by TorchDynamo: the graph breaks; compute gradients outside the compiled code");
   }
 
+  // `buf.resize_(n)`: TorchDynamo does not trace it (strict export neither).
+  void report_resize(Node call, const SemanticModel& ctx) {
+    if (support::method_name(call, ctx) != "resize_" || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+    sink_.report(RuleId::FX502, call.range(),
+                 "`Tensor.resize_()` is not supported by TorchDynamo: the graph breaks; use `new_empty` or `torch.empty`");
+  }
+
+  // NumPy's generator constructors: Dynamo traces NumPy's functions, not these objects.
+  static bool makes_numpy_generator(const std::string& q) {
+    std::string_view name = std::string_view(q).substr(13);  // after "numpy.random."
+    return name == "default_rng" || name == "RandomState" || name == "Generator" || name == "SeedSequence" ||
+           name == "PCG64" || name == "PCG64DXSM" || name == "MT19937" || name == "Philox" || name == "SFC64";
+  }
+
   // A NumPy draw without a size gives one number (`np.random.rand()`,
   // `np.random.randint(0, 3)`); with one, an array (`np.random.rand(4)`).
   static bool draws_one_number(const std::string& q, Node call, const SemanticModel& ctx) {
@@ -181,6 +207,17 @@ class UntraceableCall final : public Check {
     return q == "random.random" || q == "random.randint" || q == "random.randrange" || q == "random.uniform" ||
            q == "random.shuffle" || q == "random.sample" || q == "random.seed";
   }
+  // A deep copy of what is not known to hold a tensor or a module: TorchDynamo copies such
+  // values, and non-strict torch.export runs the copy as Python; a tensor's (fake) data
+  // neither can copy.
+  static bool copies_plain_value(Node call, const SemanticModel& ctx) {
+    Node args = call.field("arguments");
+    std::vector<Node> a = args ? args.children() : std::vector<Node>{};
+    if (a.empty() || a[0].is(NodeKind::KeywordArgument)) return false;
+    ValueKind k = ctx.value_of(a[0]).kind;
+    return k != ValueKind::Tensor && k != ValueKind::OptionalTensor && k != ValueKind::TensorSequence &&
+           k != ValueKind::TensorDict && k != ValueKind::TensorDictList && k != ValueKind::Module;
+  }
   // Dynamo copies Python objects and deep-copies values that hold no tensor; a
   // shallow copy of a tensor, list or dict, or a deep copy of a tensor, it cannot do.
   static bool dynamo_copies(const std::string& q, Node call, const SemanticModel& ctx) {
@@ -191,7 +228,7 @@ class UntraceableCall final : public Check {
     Value v = ctx.value_of(a[0]);
     bool tensors = v.is_tensor() || v.kind == ValueKind::TensorSequence || v.kind == ValueKind::TensorDict ||
                    v.kind == ValueKind::TensorDictList;
-    if (q == "copy.deepcopy") return v.kind == ValueKind::Static || v.kind == ValueKind::None;
+    if (q == "copy.deepcopy") return copies_plain_value(call, ctx);
     return !tensors && !a[0].unparenthesized().is(NodeKind::List) && !a[0].unparenthesized().is(NodeKind::Dictionary);
   }
 

@@ -1,6 +1,6 @@
 // FX504: constructs a tracer cannot capture: yield, eval/exec, class
 // definitions inside compiled code, globals()/locals(); for Dynamo, a tensor's
-// requires_grad set by assignment.
+// requires_grad set by assignment. Each as the target's compiler treats it.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -22,7 +22,7 @@ class UntraceableConstruct final : public Check {
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
     if (q == "builtins.eval" || q == "builtins.exec" || q == "builtins.globals" || q == "builtins.locals") {
-      sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
+      if (traced_by_target(q, call, ctx.source())) sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
       return;
     }
     // `torch.zeros(n, requires_grad=True)`: Dynamo does not create leaf tensors that need
@@ -49,11 +49,43 @@ class UntraceableConstruct final : public Check {
                  "setting `.requires_grad` on a tensor breaks TorchDynamo's graph; use `.requires_grad_()`");
   }
   void on_statement(Node stmt, const SemanticModel&) override {
+    // Non-strict torch.export runs a class statement as Python, once.
+    if (settings_.target == Target::Export) return;
     Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
     if (def.is(NodeKind::ClassDefinition)) {
       Node name = def.field("name");
       sink_.report(RuleId::FX504, name ? name.range() : def.range(), "class defined inside compiled code");
     }
+  }
+
+ private:
+  // Whether the target's compiler fails on this call of eval, exec, globals or locals.
+  // TorchDynamo breaks on all but `locals()`, which it models as a dict. Non-strict
+  // torch.export runs them all as Python, at trace time: only a write through
+  // `globals()` is lost, as the program does not repeat it.
+  bool traced_by_target(std::string_view q, Node call, std::string_view src) const {
+    if (settings_.target == Target::Dynamo) return q != "builtins.locals";
+    if (settings_.target == Target::Export) return q == "builtins.globals" && written_through(call, src);
+    return true;
+  }
+  // `globals()[k] = v`, `del globals()[k]`, `globals().update(...)`.
+  static bool written_through(Node call, std::string_view src) {
+    Node parent = call.parent();
+    while (parent && parent.is(NodeKind::ParenthesizedExpression)) parent = parent.parent();
+    if (!parent) return false;
+    if (parent.is(NodeKind::Subscript)) {
+      Node holder = parent.parent();
+      if (holder && (holder.is(NodeKind::Assignment) || holder.is(NodeKind::AugmentedAssignment)))
+        return holder.field("left") == parent;
+      return holder && (holder.is(NodeKind::DeleteStatement) || holder.is(NodeKind::ExpressionList));
+    }
+    if (parent.is(NodeKind::Attribute)) {
+      Node attr = parent.field("attribute");
+      std::string_view m = attr ? attr.text(src) : std::string_view();
+      return m == "update" || m == "setdefault" || m == "pop" || m == "popitem" || m == "clear" ||
+             m == "__setitem__" || m == "__delitem__";
+    }
+    return false;
   }
 };
 

@@ -87,6 +87,12 @@ CASES = {
     # Sizes from a number read out of data stay symbols; int() of that number needs its value.
     "sizes_from_item": ("n = x.argmax().item() + 1\n"
                         "        return torch.arange(n).float().sum() * x + torch.zeros(n).sum() + x[:n].sum()", "", True),
+    # A copy to the host is an op of the exported program; export runs locals() and a deep copy
+    # of plain values as Python.
+    "host_copy": ("return x.cpu() * 2 + x.to(\"cpu\")", "", True),
+    "locals_read": ("return x * len(locals())", "", True),
+    "deepcopy_of_a_config": ("c = copy.deepcopy(CFG)\n        return x * c.n",
+                             "class Cfg:\n    def __init__(self):\n        self.n = 2\n\n\nCFG = Cfg()\n", True),
     "int_of_item": ("n = int(x.argmax().item())\n        return x * n", "", "strict"),
     "float_of_item": ("v = x.max().item()\n        return x * float(v)", "", "strict"),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
@@ -161,6 +167,21 @@ DYNAMO_CASES = {
     "assert_computed_message": ("assert (x > -100).all(), f\"bad input {x.shape}\"\n        return x * 2", ""),
     "python_all_of_a_tensor": ("if all(x > 0):\n            return x * 2\n        return x", ""),
     "python_any_of_a_tensor": ("keep = any(x > 0)\n        return x * 2, keep", ""),
+    # A logger from a project's wrapper of logging.getLogger, and transformers' own with its warning_once.
+    "logger_from_a_wrapper": ("logger.warning(\"w\")\n        return x * 2", "",
+                              "import logging\n\n\ndef get_logger(name):\n    return logging.getLogger(name)\n\n\n"
+                              "logger = get_logger(__name__)\n"),
+    "transformers_logger_warning_once": ("hf_logger.warning_once(\"w\")\n        return x * 2", "",
+                                         "from transformers.utils import logging as hf_logging\n\n"
+                                         "hf_logger = hf_logging.get_logger(__name__)\n"),
+    "tqdm": ("bar = tqdm(range(2), disable=True)\n        return x * 2", "", "from tqdm import tqdm\n"),
+    "resize_": ("b = torch.empty(0)\n        b.resize_(8)\n        return x + b.fill_(1)", ""),
+    "numpy_generator_made": ("rng = np.random.default_rng(0)\n        return x * 2, rng", ""),
+    # locals() Dynamo models as a dict; globals() it does not trace.
+    "locals_and_globals": ("n = len(locals())\n        table = globals()\n        return x * n, table", ""),
+    # A deep copy of an object holding no tensor is traced.
+    "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
+                             "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
 }
 
 
@@ -193,9 +214,9 @@ def cases(tmp_path_factory):
 @pytest.fixture(scope="module")
 def dynamo_cases(tmp_path_factory):
     root = tmp_path_factory.mktemp("dynamo_semantics")
-    for name, (body, init) in DYNAMO_CASES.items():
+    for name, (body, init, *helpers) in DYNAMO_CASES.items():
         # explain lists no break whose graph before it would be empty: start with tensor work.
-        (root / f"{name}.py").write_text(module_source("x = x * 2\n        " + body, "", init))
+        (root / f"{name}.py").write_text(module_source("x = x * 2\n        " + body, "".join(helpers), init))
     return root, error_lines(root, "dynamo")
 
 
