@@ -645,7 +645,12 @@ class Indexer {
       }
     }
     auto [it, inserted] = cls.attributes.emplace(name, v);
-    if (!inserted) it->second = join(it->second, v);
+    if (inserted) return;
+    // A sub-module that some method sets to None (`self.final_proj = None` to drop a
+    // pre-training head) is still a module where compiled code calls it.
+    bool module_or_none = (it->second.kind == ValueKind::Module && v.kind == ValueKind::None) ||
+                          (it->second.kind == ValueKind::None && v.kind == ValueKind::Module);
+    it->second = module_or_none ? Value::of(ValueKind::Module) : join(it->second, v);
   }
 
   // `X if c else None` holds X or nothing: X; any other expression: itself.

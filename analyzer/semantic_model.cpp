@@ -320,9 +320,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     type = p.field("type");
   }
   // What compiled callers pass, where they agree.
-  Value passed = known_ && known_->called(file_index_, function_index_)
-                     ? known_->parameter(file_index_, function_index_, param_index)
-                     : Value::unknown();
+  bool called = known_ && known_->called(file_index_, function_index_);
+  Value passed = called ? known_->parameter(file_index_, function_index_, param_index) : Value::unknown();
   // The annotation, else what a `# type:` comment says of this parameter.
   AnnotationKind kind = AnnotationKind::Other;
   if (type) kind = classify_annotation(type, src_, file_.imports);
@@ -350,6 +349,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     }
     // `mask: Tensor` that every compiled caller passes a bool tensor for is a mask.
     if (v.kind == ValueKind::Tensor && passed.kind == ValueKind::Tensor) v.dtype = passed.dtype;
+    v.frame_input = v.kind == ValueKind::Tensor && !called;
     return v;
   }
   if (def) {
@@ -367,6 +367,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (passed.kind == ValueKind::TensorSequence) return passed;  // `self.heads(x, proposals)`
     Value v = Value::tensor();
     v.data_dependent = (passed.is_tensor() || passed.kind == ValueKind::Unknown) && passed.data_dependent;
+    v.frame_input = !called;
     return v;
   }
   // Unannotated, no default: what every compiled caller passes (a trace-time

@@ -41,6 +41,10 @@ struct Value {
   // by its text's hash) that a condition on every path here already tested;
   // torch.export guarded on it there. 0 when none.
   uint32_t decided_comparison = 0;
+  // Tensor: a parameter of a function no compiled code calls, as it came in: an
+  // input of the compiled frame. TorchDynamo and torch.export take its value as a
+  // symbolic size (`torch.zeros(n)`); a tensor computed from it they do not.
+  bool frame_input = false;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }

@@ -105,8 +105,9 @@ class DataDependentSize final : public Check {
   // A tensor as a size. For the tracers that carry data-dependent values as
   // symbols, a Python number read from one too; TorchDynamo broke the graph
   // where it was read (FX101, FX102), and the resumed frame has a plain number.
+  // TorchDynamo and torch.export take an input of the compiled frame as a size.
   static bool from_data(const Value& v, Target target) {
-    if (v.is_tensor()) return !v.static_data;
+    if (v.is_tensor()) return !v.static_data && !(v.frame_input && target != Target::Fx2Onnx);
     return target != Target::Dynamo && v.is_tensor_data();
   }
 };
