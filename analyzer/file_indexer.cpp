@@ -373,6 +373,8 @@ class Indexer {
       info.seed = SeedReason::Decorator;
     } else if (q.find('.') != std::string::npos && !q.starts_with("torch.")) {
       info.other_decorators.push_back(q);
+    } else if (q.empty() && expr.is(NodeKind::Identifier) && defines_top_function(written)) {
+      info.other_decorators.push_back(m_.module_name + "." + written);  // a decorator of this file
     }
   }
 

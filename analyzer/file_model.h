@@ -65,7 +65,9 @@ struct FunctionInfo {
   bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
   // Decorators as the imports qualify them that name no torch API here, which
-  // may re-export one from a project module (ProjectModel resolves them).
+  // may re-export one from a project module (ProjectModel resolves them), or
+  // are project functions whose wrapper runs in place of this one; a decorator
+  // defined in this file is qualified by the module's name.
   std::vector<std::string> other_decorators;
   bool returns_tensor = false;
   std::vector<CallEdge> calls;  // outside escape hatches

@@ -552,6 +552,50 @@ void ProjectModel::reach(std::vector<FunctionRef>& work, Tracer tracer, Function
   if (region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)]) return;
   region[static_cast<size_t>(f.file)][static_cast<size_t>(f.function)] = true;
   work.push_back(f);
+  // A call of a decorated function runs the decorator's wrapper, which the tracer traces too.
+  for (const std::string& d : file(f.file).functions[static_cast<size_t>(f.function)].other_decorators) {
+    reach(work, tracer, decorator_wrapper(d));
+  }
+}
+
+FunctionRef ProjectModel::decorator_wrapper(const std::string& qualified) const {
+  auto [file_index, function] = find_exported(qualified, &FileModel::top_functions);
+  if (file_index < 0) return {};
+  const FileModel& fm = file(file_index);
+  // The nested def that every return of `f` names; -1 when none.
+  auto returned_nested = [&](int f) {
+    const FunctionInfo& info = fm.functions[static_cast<size_t>(f)];
+    std::vector<std::pair<Node, bool>> returns;
+    if (info.node.is(NodeKind::Lambda) || !collect_returns(info.node.field("body"), returns)) return -1;
+    int found = -1;
+    for (const auto& [ret, in_except] : returns) {
+      std::vector<Node> value = ret.children();
+      if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Identifier)) return -1;
+      auto it = info.nested.find(value[0].unparenthesized().text(fm.source));
+      if (it == info.nested.end() || (found >= 0 && found != it->second)) return -1;
+      found = it->second;
+    }
+    return found;
+  };
+  int wrapper = returned_nested(function);
+  if (wrapper < 0) return {};
+  if (int inner = returned_nested(wrapper); inner >= 0) return {file_index, inner};
+  // A factory's decorator that hands back the function it was given (a registry's
+  // `def register(kernel): table[k] = kernel; return kernel`) runs when decorating only.
+  const FunctionInfo& info = fm.functions[static_cast<size_t>(wrapper)];
+  std::vector<std::pair<Node, bool>> returns;
+  if (collect_returns(info.node.field("body"), returns)) {
+    Node params = info.node.field("parameters");
+    for (const auto& [ret, in_except] : returns) {
+      std::vector<Node> value = ret.children();
+      if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Identifier) || !params) continue;
+      std::string_view name = value[0].unparenthesized().text(fm.source);
+      for (Node p : NamedChildren(params)) {
+        if (p.is(NodeKind::Identifier) && p.text(fm.source) == name) return {};
+      }
+    }
+  }
+  return {file_index, wrapper};
 }
 
 void ProjectModel::compute_regions(const std::vector<std::string>& entry_points, Tracer tracer) {

@@ -109,6 +109,10 @@ class ProjectModel {
   void add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f);
   // In the region because compiled code calls it.
   void reach(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f);
+  // The function a project decorator `qualified` puts in place of the one it
+  // decorates: the nested def it returns, or, for a decorator factory
+  // (`@apply_scale("kwargs")`), the nested def that the returned one returns.
+  FunctionRef decorator_wrapper(const std::string& qualified) const;
   std::vector<ClassRef> bases_of(ClassRef c) const;
   template <typename T, typename Found>
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;

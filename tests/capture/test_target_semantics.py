@@ -179,6 +179,11 @@ DYNAMO_CASES = {
     "numpy_generator_made": ("rng = np.random.default_rng(0)\n        return x * 2, rng", ""),
     # locals() Dynamo models as a dict; globals() it does not trace.
     "locals_and_globals": ("n = len(locals())\n        table = globals()\n        return x * n, table", ""),
+    # A decorator's wrapper runs in place of the function: Dynamo traces it.
+    "decorated_helper": ("return scaled(x)", "",
+                         "def traced(fn):\n    def inner(*args):\n        print(\"calling\")\n"
+                         "        return fn(*args)\n\n    return inner\n\n\n@traced\ndef scaled(x):\n"
+                         "    return x * 2\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
