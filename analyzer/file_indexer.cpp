@@ -615,7 +615,7 @@ class Indexer {
       if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
     }
     if (r.is(NodeKind::Call)) {
-      std::string callee = dotted_text(r.field("function"), src_);
+      std::string callee = dotted_text(constructed_callee(r), src_);
       std::string element = container_element_class(r);
       if (!element.empty()) cls.attribute_element_classes[name] = element;
       if (!callee.empty() && is_capitalized(callee)) {
@@ -653,6 +653,21 @@ class Indexer {
     bool module_or_none = (it->second.kind == ValueKind::Module && v.kind == ValueKind::None) ||
                           (it->second.kind == ValueKind::None && v.kind == ValueKind::Module);
     it->second = module_or_none ? Value::of(ValueKind::Module) : join(it->second, v);
+  }
+
+  // The callee of a construction, through methods that return the object itself:
+  // `nn.Linear(4, 4).to(device)`, `torch.Generator().manual_seed(0)`.
+  Node constructed_callee(Node call) const {
+    Node callee = call.field("function").unparenthesized();
+    while (callee.is(NodeKind::Attribute)) {
+      std::string_view m = callee.field("attribute").text(src_);
+      Node object = callee.field("object").unparenthesized();
+      bool returns_self = m == "to" || m == "cuda" || m == "cpu" || m == "eval" || m == "train" ||
+                          m == "requires_grad_" || m == "manual_seed";
+      if (!returns_self || !object.is(NodeKind::Call)) break;
+      callee = object.field("function").unparenthesized();
+    }
+    return callee;
   }
 
   // `X if c else None` holds X or nothing: X; any other expression: itself.

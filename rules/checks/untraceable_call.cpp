@@ -21,6 +21,7 @@ class UntraceableCall final : public Check {
       report_numpy_generator(call, ctx);
       report_autograd(call, ctx);
       report_resize(call, ctx);
+      report_generator_argument(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
@@ -35,6 +36,12 @@ class UntraceableCall final : public Check {
       if (q == "torch.backends.cuda.sdp_kernel") {
         sink_.report(RuleId::FX502, call.range(),
                      "`torch.backends.cuda.sdp_kernel` breaks TorchDynamo's graph; use `torch.nn.attention.sdpa_kernel`");
+        return;
+      }
+      if (q == "torch.Generator") {
+        sink_.report(RuleId::FX502, call.range(),
+                     "a `torch.Generator` made in compiled code is an object TorchDynamo cannot trace: the graph "
+                     "breaks; make it outside and seed the global generator, or draw without `generator=`");
         return;
       }
       // tqdm is on Dynamo's skip list: a progress bar over a compiled loop breaks it, whatever it wraps.
@@ -168,6 +175,28 @@ class UntraceableCall final : public Check {
     if (support::method_name(call, ctx) != "resize_" || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
     sink_.report(RuleId::FX502, call.range(),
                  "`Tensor.resize_()` is not supported by TorchDynamo: the graph breaks; use `new_empty` or `torch.empty`");
+  }
+
+  // `torch.randn(shape, generator=self.gen)` where `self.gen` is built as a torch.Generator:
+  // TorchDynamo cannot pass the generator object to a graph op. `generator=None` it traces.
+  void report_generator_argument(Node call, const SemanticModel& ctx) {
+    Node g = support::keyword_arg(call, "generator", ctx.source());
+    if (!g) return;
+    // A generator made in place is reported where it is made (`torch.Generator` above).
+    Node value = g.unparenthesized();
+    bool generator = false;
+    if (value.is(NodeKind::Attribute) && !ctx.self_name().empty()) {
+      Node self = value.field("object").unparenthesized();
+      if (self.is(NodeKind::Identifier) && self.text(ctx.source()) == ctx.self_name()) {
+        for (const std::string& cls : ctx.self_attribute_constructors(value.field("attribute").text(ctx.source()))) {
+          generator |= cls == "torch.Generator";
+        }
+      }
+    }
+    if (!generator) return;
+    sink_.report(RuleId::FX502, g.range(),
+                 "a `torch.Generator` passed to a random function breaks TorchDynamo's graph; draw from the "
+                 "global generator in compiled code");
   }
 
   // NumPy's generator constructors: Dynamo traces NumPy's functions, not these objects.

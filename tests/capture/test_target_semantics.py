@@ -184,6 +184,10 @@ DYNAMO_CASES = {
                          "def traced(fn):\n    def inner(*args):\n        print(\"calling\")\n"
                          "        return fn(*args)\n\n    return inner\n\n\n@traced\ndef scaled(x):\n"
                          "    return x * 2\n"),
+    # A torch.Generator is an object Dynamo cannot trace: made in the graph, or passed to a draw.
+    "generator_attribute": ("return x + torch.randn(8, generator=self.gen)",
+                            "        self.gen = torch.Generator().manual_seed(0)\n"),
+    "generator_made": ("g = torch.Generator()\n        return x * 2, g", ""),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
