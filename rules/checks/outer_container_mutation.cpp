@@ -1,7 +1,6 @@
 // FX204 / FX404: compiled code mutates a container that outlives the call
 // (`CACHE[k] = v`, `log.append(x)`); storing a tensor there is FX404.
 #include <unordered_map>
-#include <unordered_set>
 
 #include "rules/check.h"
 #include "rules/check_support.h"
@@ -9,22 +8,15 @@
 namespace fxlint {
 namespace {
 
-bool is_container_mutator(std::string_view m) {
-  static const std::unordered_set<std::string_view> s = {
-      "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "clear",
-      "update", "setdefault", "add", "discard", "popitem"};
-  return s.count(m) > 0;
-}
-
-// Whether a call with this many positional arguments fits the container method
-// (`cache.update(pos, k, v)` is a project class's method, not dict.update).
-bool fits_container_method(std::string_view m, size_t positional) {
+// The positional arguments a list, deque, dict or set method that changes the
+// container takes (least, most); null for any other name.
+const std::pair<size_t, size_t>* container_mutator_arity(std::string_view m) {
   static const std::unordered_map<std::string_view, std::pair<size_t, size_t>> arity = {
       {"append", {1, 1}}, {"extend", {1, 1}}, {"insert", {2, 2}}, {"pop", {0, 2}}, {"popleft", {0, 0}},
       {"appendleft", {1, 1}}, {"remove", {1, 1}}, {"clear", {0, 0}}, {"update", {0, 1}},
       {"setdefault", {1, 2}}, {"add", {1, 1}}, {"discard", {1, 1}}, {"popitem", {0, 0}}};
   auto it = arity.find(m);
-  return it != arity.end() && positional >= it->second.first && positional <= it->second.second;
+  return it == arity.end() ? nullptr : &it->second;
 }
 
 bool not_a_container(const Value& v) {
@@ -70,12 +62,13 @@ class OuterContainerMutation final : public Check {
 
   void on_call(Node call, const SemanticModel& ctx) override {
     report_cached_tensor(call, ctx);
-    std::string_view method = support::method_name(call, ctx);
-    if (!is_container_mutator(method)) return;
+    const std::pair<size_t, size_t>* arity = container_mutator_arity(support::method_name(call, ctx));
+    if (!arity) return;
     Node recv = support::receiver(call, ctx);
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
+    // A call that does not fit the method (`cache.update(pos, k, v)`) is a project class's.
     std::vector<Node> args = support::positional_args(call, ctx);
-    if (!fits_container_method(method, args.size())) return;
+    if (args.size() < arity->first || args.size() > arity->second) return;
     bool stores_tensor = false;
     for (Node a : args) stores_tensor |= ctx.value_of(a).is_tensor() ||
                                                                    ctx.value_of(a).kind == ValueKind::TensorSequence;

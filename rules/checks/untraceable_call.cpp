@@ -94,7 +94,7 @@ class UntraceableCall final : public Check {
     // TorchDynamo traces the array `.numpy()` makes as a tensor, but skips these libraries'
     // functions: given tensor data, they break the graph too.
     if (settings_.target == Target::Dynamo && on_data && module != "numpy" && module != "math" &&
-        (has_tensor_argument(call, ctx) || has_tensor_data_argument(call, ctx))) {
+        has_argument_of(call, ctx, {ValueKind::Tensor, ValueKind::TensorSequence, ValueKind::TensorData})) {
       sink_.report(RuleId::FX502, call.range(),
                    "`" + q + "` is not a torch operation: TorchDynamo skips it and the graph breaks");
       return;
@@ -319,29 +319,25 @@ class UntraceableCall final : public Check {
     return false;
   }
 
-  // A tensor (or a list of them) handed over. A Python number already read out
-  // of a tensor (`.item()`, `float(t)`) is not: that read is the pitfall, and
-  // FX101/FX102 report it where it happens.
-  static bool has_tensor_data_argument(Node call, const SemanticModel& ctx) {
-    Node args = call.field("arguments");
-    if (!args) return false;
-    for (Node a : args.children()) {
-      Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
-      if (v && ctx.value_of(v).kind == ValueKind::TensorData) return true;
-    }
-    return false;
-  }
-
-  static bool has_tensor_argument(Node call, const SemanticModel& ctx) {
+  // An argument whose value is of one of `kinds`.
+  static bool has_argument_of(Node call, const SemanticModel& ctx, std::initializer_list<ValueKind> kinds) {
     Node args = call.field("arguments");
     if (!args) return false;
     for (Node a : args.children()) {
       Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
       if (!v) continue;
       ValueKind kind = ctx.value_of(v).kind;
-      if (kind == ValueKind::Tensor || kind == ValueKind::TensorSequence) return true;
+      for (ValueKind k : kinds) {
+        if (kind == k) return true;
+      }
     }
     return false;
+  }
+  // A tensor (or a list of them) handed over. A Python number already read out
+  // of a tensor (`.item()`, `float(t)`) is not: that read is the pitfall, and
+  // FX101/FX102 report it where it happens.
+  static bool has_tensor_argument(Node call, const SemanticModel& ctx) {
+    return has_argument_of(call, ctx, {ValueKind::Tensor, ValueKind::TensorSequence});
   }
 };
 
