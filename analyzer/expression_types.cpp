@@ -410,7 +410,7 @@ Value SemanticModel::call_value(Node call) const {
         bool full_reduction = torch_api::is_reduction(method) && a.empty();
         // `output_size=` gives the length up front: the shape no longer depends on the repeats.
         bool tensor_repeats = method == "repeat_interleave" && !positional.empty() &&
-                              value_of(positional[0]).is_tensor() && !keyword_argument(a, "output_size", src_);
+                              value_of(positional[0]).is_tensor() && !output_size_given(a);
         r.data_dependent =
             torch_api::is_dynamic_shape_method(method) || tensor_repeats || (ov.data_dependent && !full_reduction);
       }
@@ -567,13 +567,37 @@ const FunctionInfo* SemanticModel::called_project_function(Node call) const {
   return f.valid() ? &project_.file(f.file).functions[static_cast<size_t>(f.function)] : nullptr;
 }
 
+bool SemanticModel::output_size_given(const std::vector<Node>& arguments) const {
+  Node size = keyword_argument(arguments, "output_size", src_);
+  if (!size || size.unparenthesized().is(NodeKind::None)) return false;
+  ValueKind k = value_of(size).kind;
+  if (k == ValueKind::None || k == ValueKind::OptionalTensor) return false;
+  // A parameter that defaults to None (PyG's `output_size: Optional[int] = None`, passed on as
+  // `output_size=output_size`) may leave the length to the repeats.
+  Node v = size.unparenthesized();
+  Node params = v.is(NodeKind::Identifier) && fn_.node ? fn_.node.field("parameters") : Node();
+  if (!params) return true;
+  for (Node p : NamedChildren(params)) {
+    Node name = parameter_name(p);
+    if (!name || name.text(src_) != v.text(src_)) continue;
+    Node def = p.field("value");
+    return !def || !def.unparenthesized().is(NodeKind::None);
+  }
+  return true;
+}
+
+bool SemanticModel::output_size_given(Node call) const {
+  Node args = call.field("arguments");
+  return args && output_size_given(args.children());
+}
+
 // Whether torch function `q` gives a result of data-dependent shape: it makes
 // one (FX303), or it maps such a tensor elementwise or row by row.
 bool SemanticModel::data_dependent_result(std::string_view q, const std::vector<Node>& positional,
                                           const std::vector<Node>& a) const {
   if (torch_api::is_dynamic_shape_function(q)) return true;
   if (q == "torch.repeat_interleave" && positional.size() >= 2 && value_of(positional[1]).is_tensor() &&
-      !keyword_argument(a, "output_size", src_))
+      !output_size_given(a))
     return true;
   auto dot = q.rfind('.');
   bool full_reduction = torch_api::is_reduction(q.substr(dot + 1)) && positional.size() == 1 && a.size() == 1;

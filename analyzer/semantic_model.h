@@ -46,6 +46,9 @@ class SemanticModel {
   // current environment, without events, and remembered while that
   // environment lasts.
   Value value_of(Node expr) const;
+  // `x.repeat_interleave(r, output_size=n)` with an `n` that cannot be None: the
+  // length is given up front, so the shape does not depend on the repeats.
+  bool output_size_given(Node call) const;
   // Callee, receiver, method and positional arguments of a call (cached).
   const CallParts& call_parts(Node call) const;
   // Meaning of a dotted expression: "torch.where" for `T.where`; "builtins.print"
@@ -178,6 +181,7 @@ class SemanticModel {
   Value with_dtype_keyword(Value v, const std::vector<Node>& args) const;
   bool data_dependent_result(std::string_view qualified, const std::vector<Node>& positional,
                              const std::vector<Node>& arguments) const;
+  bool output_size_given(const std::vector<Node>& arguments) const;
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
   Value comprehension_value(Node comprehension) const;

@@ -1,28 +1,10 @@
 // FX303: operations whose output shape depends on tensor values.
-#include "analyzer/parameter_name.h"
 #include "analyzer/torch_api.h"
 #include "rules/check.h"
 #include "rules/check_support.h"
 
 namespace fxlint {
 namespace {
-
-// `output_size=n` where `n` is a parameter that defaults to None: the length may
-// well be left to the repeats (PyG's `index.repeat_interleave(..., output_size=output_size)`).
-bool may_be_none(Node value, const SemanticModel& ctx) {
-  Node v = value.unparenthesized();
-  if (v.is(NodeKind::None)) return true;
-  if (!v.is(NodeKind::Identifier)) return false;
-  Node params = ctx.function().node.field("parameters");
-  if (!params) return false;
-  for (Node p : NamedChildren(params)) {
-    Node name = parameter_name(p);
-    if (!name || name.text(ctx.source()) != v.text(ctx.source())) continue;
-    Node def = p.field("value");
-    return def && def.unparenthesized().is(NodeKind::None);
-  }
-  return false;
-}
 
 class DynamicShapeOp final : public Check {
  public:
@@ -32,9 +14,7 @@ class DynamicShapeOp final : public Check {
     std::string q = support::qualified_callee(call, ctx);
     auto args = support::positional_args(call, ctx);
     std::string what;
-    // `output_size=` gives repeat_interleave's length up front: a static shape.
-    Node size = support::keyword_arg(call, "output_size", src);
-    bool sized = size && !may_be_none(size, ctx);
+    bool sized = ctx.output_size_given(call);
     if (torch_api::is_dynamic_shape_function(q)) {
       what = q;
     } else if (q == "torch.where" && args.size() == 1 && !support::keyword_arg(call, "input", src)) {
