@@ -243,9 +243,10 @@ uint8_t opaque_decorator(std::string_view q) {
   if (opt_outs.count(q)) return fx | dynamo;
   // A leaf for FX, which records a call to it; Dynamo traces through.
   if (q == "torch.fx.wrap") return fx;
-  // Compiled by TorchScript: neither tracer reads its Python. (jit.ignore and
-  // jit.unused matter to TorchScript only: both tracers trace through them.)
-  if (q == "torch.jit.script") return fx | dynamo;
+  // Compiled by TorchScript: the FX tracer cannot call it with its proxies, while
+  // TorchDynamo (torch.export too) traces the Python it was compiled from.
+  // (jit.ignore and jit.unused matter to TorchScript only: both tracers trace through them.)
+  if (q == "torch.jit.script") return fx;
   // A custom operator's implementations: every tracer records one call of the operator and
   // runs its fake implementation on fake tensors; none reads their Python.
   static const Set custom_op = {"torch.library.custom_op", "torch._library.custom_ops.custom_op",

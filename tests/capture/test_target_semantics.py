@@ -188,6 +188,10 @@ DYNAMO_CASES = {
     "generator_attribute": ("return x + torch.randn(8, generator=self.gen)",
                             "        self.gen = torch.Generator().manual_seed(0)\n"),
     "generator_made": ("g = torch.Generator()\n        return x * 2, g", ""),
+    # Dynamo traces the Python a torch.jit.script function was compiled from.
+    "jit_script_helper": ("return scripted(x)", "",
+                          "@torch.jit.script\ndef scripted(x):\n    if x.sum() > 0:\n        return x * 2\n"
+                          "    return x\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
