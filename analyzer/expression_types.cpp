@@ -307,6 +307,18 @@ Value SemanticModel::comprehension_value(Node e) const {
   return Value::unknown();
 }
 
+ClassRef SemanticModel::attribute_chain_class(Node expr, int depth) const {
+  if (cls_ < 0 || depth > 8) return {};
+  expr = expr.unparenthesized();
+  if (expr.is(NodeKind::Identifier)) {
+    return !self_.empty() && expr.text(src_) == self_ ? ClassRef{file_index_, cls_} : ClassRef{};
+  }
+  if (!expr.is(NodeKind::Attribute)) return {};
+  ClassRef owner = attribute_chain_class(expr.field("object"), depth + 1);
+  Node name = expr.field("attribute");
+  return owner.valid() && name ? project_.self_attribute_class(owner, name.text(src_)) : ClassRef{};
+}
+
 Value SemanticModel::attribute_value(Node attr) const {
   Node object = attr.field("object").unparenthesized();
   Node name = attr.field("attribute");
@@ -315,6 +327,19 @@ Value SemanticModel::attribute_value(Node attr) const {
   if (object.is(NodeKind::Identifier) && !self_.empty() && object.text(src_) == self_) {
     if (a == "training") return Value::of(ValueKind::Static);
     return self_attribute(a);
+  }
+  // `self.policy.head.buffer`: an attribute of a project sub-module, through its class.
+  if (object.is(NodeKind::Attribute)) {
+    ClassRef owner = attribute_chain_class(object, 0);
+    if (owner.valid()) {
+      if (a == "training") return Value::of(ValueKind::Static);
+      Value v = project_.self_attribute(owner, a);
+      if (v.kind == ValueKind::Module || v.kind == ValueKind::Unknown) {
+        ClassRef sub = project_.self_attribute_class(owner, a);
+        if (sub.valid()) return project_.is_module_class(sub) ? Value::of(ValueKind::Module) : Value::unknown();
+      }
+      return v;
+    }
   }
   Value ov = operand(value_of(object));
   if (ov.kind == ValueKind::Tensor) {

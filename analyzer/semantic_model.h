@@ -182,6 +182,8 @@ class SemanticModel {
   bool data_dependent_result(std::string_view qualified, const std::vector<Node>& positional,
                              const std::vector<Node>& arguments) const;
   bool output_size_given(const std::vector<Node>& arguments) const;
+  // The project class of `self.a.b` (each step a sub-module of a project class); invalid when unknown.
+  ClassRef attribute_chain_class(Node expr, int depth) const;
   Value comparison_value(Node comparison) const;
   Value boolean_value(Node boolean) const;
   Value comprehension_value(Node comprehension) const;
