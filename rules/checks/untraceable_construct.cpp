@@ -74,10 +74,16 @@ class UntraceableConstruct final : public Check {
     while (parent && parent.is(NodeKind::ParenthesizedExpression)) parent = parent.parent();
     if (!parent) return false;
     if (parent.is(NodeKind::Subscript)) {
+      // The store target itself, or one of a tuple of targets (`globals()[k], n = v, 1`).
+      Node target = parent;
       Node holder = parent.parent();
+      if (holder && (holder.is(NodeKind::PatternList) || holder.is(NodeKind::ExpressionList))) {
+        target = holder;
+        holder = holder.parent();
+      }
       if (holder && (holder.is(NodeKind::Assignment) || holder.is(NodeKind::AugmentedAssignment)))
-        return holder.field("left") == parent;
-      return holder && (holder.is(NodeKind::DeleteStatement) || holder.is(NodeKind::ExpressionList));
+        return holder.field("left") == target;
+      return holder && holder.is(NodeKind::DeleteStatement);
     }
     if (parent.is(NodeKind::Attribute)) {
       Node attr = parent.field("attribute");
