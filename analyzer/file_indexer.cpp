@@ -813,8 +813,10 @@ class Indexer {
           size_t q = s.find_first_of("'\"");
           size_t e = s.find_last_of("'\"");
           if (q != std::string_view::npos && e > q) {
-            m_.classes[static_cast<size_t>(ctx.method_class)].attributes[std::string(s.substr(q + 1, e - q - 1))] =
-                Value::tensor();
+            ClassInfo& owner = m_.classes[static_cast<size_t>(ctx.method_class)];
+            std::string name(s.substr(q + 1, e - q - 1));
+            if (method.text(src_) == "register_buffer") owner.buffers.insert(name);
+            owner.attributes[name] = Value::tensor();
           }
         }
       }

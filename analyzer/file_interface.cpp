@@ -110,6 +110,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     for (const std::string& b : c.bases) h.bytes(b);
     h.unordered(c.methods, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
     h.unordered(c.attributes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
+    hash_strings(h, c.buffers);
     h.unordered(c.attribute_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.constructed) h.bytes(k);

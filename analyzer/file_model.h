@@ -99,6 +99,9 @@ struct ClassInfo {
   StringMap<int> methods;
   // `self.<attr>` assigned in any method, with what is known of the value.
   StringMap<Value> attributes;
+  // Names given to `self.register_buffer(name, ...)`: assigning a tensor to one
+  // updates the module's buffer.
+  StringSet buffers;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
   StringMap<std::string> attribute_classes;
   // `self.<attr> = nn.ModuleList(Block(...) for ...)`: the elements' class, dotted as written.

@@ -317,6 +317,13 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
   });
 }
 
+bool ProjectModel::is_registered_buffer(ClassRef c, std::string_view attr) const {
+  return first_in_hierarchy<bool>(c, false, [&](ClassRef, const ClassInfo& info) -> std::optional<bool> {
+    if (info.buffers.count(attr)) return true;
+    return std::nullopt;
+  });
+}
+
 ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) const {
   auto found = [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_classes.find(attr);

@@ -59,6 +59,8 @@ class ProjectModel {
   FunctionRef autograd_forward(int file, std::string_view dotted) const;
   // What `self.<attr>` holds in class `c` (bases included).
   Value self_attribute(ClassRef c, std::string_view attr) const;
+  // Whether `self.<attr>` is a buffer that `c` or a project base registers.
+  bool is_registered_buffer(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // The classes, qualified as imported ("torch.nn.LSTM"), that `self.<attr>`

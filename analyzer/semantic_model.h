@@ -70,6 +70,10 @@ class SemanticModel {
   // The classes `self.<attr>` may be constructed from here, qualified
   // (ProjectModel::attribute_constructors); empty outside methods.
   std::vector<std::string> self_attribute_constructors(std::string_view attr) const;
+  // `self.<attr>` is a buffer the class (or a project base) registers.
+  bool self_buffer(std::string_view attr) const {
+    return cls_ >= 0 && project_.is_registered_buffer({file_index_, cls_}, attr);
+  }
   // What an enclosing function's first binding of `name` holds.
   Value enclosing_value(std::string_view name) const;
   // A closure variable bound by an enclosing function that is compiled code

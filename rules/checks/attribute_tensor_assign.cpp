@@ -16,6 +16,12 @@ class AttributeTensorAssign final : public Check {
                  (object.is(NodeKind::Identifier) && object.text(ctx.source()) == ctx.self_name() &&
                   !ctx.self_name().empty());
     if (!outer) return;
+    // Non-strict torch.export records a tensor assigned to a registered buffer as the
+    // buffer's update: the exported module's buffer holds it after the call.
+    if (settings_.target == Target::Export && object.text(ctx.source()) == ctx.self_name() &&
+        ctx.self_buffer(target.field("attribute").text(ctx.source()))) {
+      return;
+    }
     sink_.report(RuleId::FX403, stmt.range(),
                  "stores a tensor on `" + std::string(object.text(ctx.source())) +
                      "`, which outlives the call; the graph cannot hold it");

@@ -89,6 +89,11 @@ CASES = {
                         "        return torch.arange(n).float().sum() * x + torch.zeros(n).sum() + x[:n].sum()", "", True),
     # A copy to the host is an op of the exported program; export runs locals() and a deep copy
     # of plain values as Python.
+    # A tensor assigned to a registered buffer is the buffer's update in non-strict export.
+    "registered_buffer_assigned": ("return self.layer(x)",
+                                   "class Layer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                   "        self.register_buffer(\"last\", torch.zeros(8))\n\n"
+                                   "    def forward(self, x):\n        self.last = x * 2\n        return x + 1\n", True),
     "host_copy": ("return x.cpu() * 2 + x.to(\"cpu\")", "", True),
     "locals_read": ("return x * len(locals())", "", True),
     "deepcopy_of_a_config": ("c = copy.deepcopy(CFG)\n        return x * c.n",
