@@ -62,7 +62,14 @@ class Indexer {
         m_.module_imports.bind(local, qualified);
       }
     }
-    root_ = root;
+    // The module's own `def`s, known before the walk reaches them (a decorator or a
+    // `logger = get_logger(...)` may name one defined further down).
+    for (Node stmt : NamedChildren(root)) {
+      Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
+      if (def && def.is(NodeKind::FunctionDefinition)) {
+        if (Node name = def.field("name")) top_defs_.insert(std::string(name.text(src_)));
+      }
+    }
     visit_block(root, Ctx{});
     resolve_pending_mutations();
   }
@@ -78,13 +85,7 @@ class Indexer {
   };
 
   // A `def` of this name among the module's own statements, before or after this point.
-  bool defines_top_function(std::string_view name) const {
-    for (Node stmt : NamedChildren(root_)) {
-      Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
-      if (def && def.is(NodeKind::FunctionDefinition) && def.field("name").text(src_) == name) return true;
-    }
-    return false;
-  }
+  bool defines_top_function(std::string_view name) const { return top_defs_.count(name) > 0; }
 
   void visit_block(Node block, const Ctx& ctx) {
     if (block.is(NodeKind::Block)) check_indentation(block);
@@ -969,7 +970,7 @@ class Indexer {
   const IndexOptions& options_;
   const CancelFlag* cancel_;
   const ImportMap* through_;
-  Node root_;
+  StringSet top_defs_;
   uint32_t visited_ = 0;
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
