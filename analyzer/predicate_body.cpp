@@ -27,6 +27,16 @@ bool collect_returns(Node body, std::vector<std::pair<Node, bool>>& out) {
   return visit(visit, body, false);
 }
 
+bool returned_values(Node function, std::vector<std::pair<Node, bool>>& out) {
+  std::vector<std::pair<Node, bool>> returns;
+  if (!function || function.is(NodeKind::Lambda) || !collect_returns(function.field("body"), returns)) return false;
+  for (const auto& [ret, in_except] : returns) {
+    std::vector<Node> value = ret.children();
+    out.emplace_back(value.size() == 1 ? value[0].unparenthesized() : Node{}, in_except);
+  }
+  return true;
+}
+
 std::vector<Node> returned_local_assignments(Node body, const std::vector<std::pair<Node, bool>>& returns,
                                              std::string_view src) {
   std::set<std::string_view> names;

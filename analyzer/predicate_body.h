@@ -17,6 +17,11 @@ namespace fxlint {
 // false, with `out` unspecified.
 bool collect_returns(Node body, std::vector<std::pair<Node, bool>>& out);
 
+// The expression each `return` of a small function definition gives, unparenthesized
+// (a null Node where it gives none or several), and whether it lies in an `except`
+// handler. False for a lambda or a large body, with `out` unspecified.
+bool returned_values(Node function, std::vector<std::pair<Node, bool>>& out);
+
 // The plain and augmented assignments in `body` (nested definitions aside) of
 // the locals that the returned expressions name, directly or through `or`,
 // and of the locals named that way by those assignments' right-hand sides: a

@@ -122,19 +122,16 @@ torch_api::HatchPredicate ProjectModel::hatch_uncached(FunctionRef f, std::vecto
 torch_api::HatchPredicate ProjectModel::hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const {
   using torch_api::HatchPredicate;
   const FunctionInfo& info = file(f.file).functions[static_cast<size_t>(f.function)];
-  Node body = info.node.field("body");
-  if (info.node.is(NodeKind::Lambda)) return HatchPredicate::NotAHatch;
   std::vector<std::pair<Node, bool>> returns;
-  if (!collect_returns(body, returns) || returns.empty()) return HatchPredicate::NotAHatch;
+  if (!returned_values(info.node, returns) || returns.empty()) return HatchPredicate::NotAHatch;
   std::optional<HatchPredicate> kind;
-  for (auto [ret, in_except] : returns) {
-    std::vector<Node> value = ret.children();
+  for (auto [value, in_except] : returns) {
+    if (!value) return HatchPredicate::NotAHatch;
     // `except Exception: return False`: the eager fallback of a guarded import; and a
     // `return False` beside the hatch (`if torch.__version__ >= "2.3": return
     // torch.compiler.is_compiling()` then `return False`: PyG): the fallback of older torch.
-    if (value.size() == 1 && value[0].is(NodeKind::False)) continue;
-    if (value.size() != 1) return HatchPredicate::NotAHatch;
-    HatchPredicate k = hatch_of_expression(f, body, value[0], 0, visiting);
+    if (value.is(NodeKind::False)) continue;
+    HatchPredicate k = hatch_of_expression(f, info.node.field("body"), value, 0, visiting);
     if (k == HatchPredicate::NotAHatch || (kind && *kind != k)) return HatchPredicate::NotAHatch;
     kind = k;
   }
@@ -533,13 +530,10 @@ bool ProjectModel::is_logger_factory(int file, std::string_view qualified, int d
   const FileModel& fm = this->file(file_index);
   const FunctionInfo& info = fm.functions[static_cast<size_t>(function)];
   std::vector<std::pair<Node, bool>> returns;
-  if (info.node.is(NodeKind::Lambda) || !collect_returns(info.node.field("body"), returns) || returns.empty()) {
-    return false;
-  }
-  for (const auto& [ret, in_except] : returns) {
-    std::vector<Node> value = ret.children();
-    if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Call)) return false;
-    Node callee = value[0].unparenthesized().field("function").unparenthesized();
+  if (!returned_values(info.node, returns) || returns.empty()) return false;
+  for (const auto& [value, in_except] : returns) {
+    if (!value || !value.is(NodeKind::Call)) return false;
+    Node callee = value.field("function").unparenthesized();
     std::string q = fm.imports.qualify(callee, fm.source);
     if (q.empty() && callee.is(NodeKind::Identifier)) q = callee.text(fm.source);  // a function of that file
     if (q.empty() || !is_logger_factory(file_index, q, depth + 1)) return false;
@@ -573,12 +567,11 @@ FunctionRef ProjectModel::decorator_wrapper(const std::string& qualified) const 
   auto returned_nested = [&](int f) {
     const FunctionInfo& info = fm.functions[static_cast<size_t>(f)];
     std::vector<std::pair<Node, bool>> returns;
-    if (info.node.is(NodeKind::Lambda) || !collect_returns(info.node.field("body"), returns)) return -1;
+    if (!returned_values(info.node, returns)) return -1;
     int found = -1;
-    for (const auto& [ret, in_except] : returns) {
-      std::vector<Node> value = ret.children();
-      if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Identifier)) return -1;
-      auto it = info.nested.find(value[0].unparenthesized().text(fm.source));
+    for (const auto& [value, in_except] : returns) {
+      if (!value || !value.is(NodeKind::Identifier)) return -1;
+      auto it = info.nested.find(value.text(fm.source));
       if (it == info.nested.end() || (found >= 0 && found != it->second)) return -1;
       found = it->second;
     }
@@ -591,12 +584,10 @@ FunctionRef ProjectModel::decorator_wrapper(const std::string& qualified) const 
   // `def register(kernel): table[k] = kernel; return kernel`) runs when decorating only.
   const FunctionInfo& info = fm.functions[static_cast<size_t>(wrapper)];
   std::vector<std::pair<Node, bool>> returns;
-  if (collect_returns(info.node.field("body"), returns)) {
-    Node params = info.node.field("parameters");
-    for (const auto& [ret, in_except] : returns) {
-      std::vector<Node> value = ret.children();
-      if (value.size() != 1 || !value[0].unparenthesized().is(NodeKind::Identifier) || !params) continue;
-      std::string_view name = value[0].unparenthesized().text(fm.source);
+  if (Node params = info.node.field("parameters"); params && returned_values(info.node, returns)) {
+    for (const auto& [value, in_except] : returns) {
+      if (!value || !value.is(NodeKind::Identifier)) continue;
+      std::string_view name = value.text(fm.source);
       for (Node p : NamedChildren(params)) {
         if (p.is(NodeKind::Identifier) && p.text(fm.source) == name) return {};
       }
