@@ -457,10 +457,13 @@ class Indexer {
       case NodeKind::Call: {
         Node callee = value.field("function");
         // A tensor method on a tensor: `torch.ones(n).to(device)`, `torch.zeros(n).float()`.
+        // A module method that returns the module: `nn.Linear(4, 4).to(device)`.
         if (callee.is(NodeKind::Attribute) && callee.field("object").unparenthesized().is(NodeKind::Call)) {
           Value object = quick_value(callee.field("object"), src, imports);
+          std::string_view method = callee.field("attribute").text(src);
+          if (object.kind == ValueKind::Module && returns_receiver(method)) return object;
           if (!object.is_tensor()) return Value::unknown();
-          Value r = torch_api::tensor_method_result(callee.field("attribute").text(src));
+          Value r = torch_api::tensor_method_result(method);
           return r.is_tensor() ? Value::tensor() : Value::unknown();
         }
         std::string q = imports.qualify(callee, src);
@@ -656,16 +659,19 @@ class Indexer {
     it->second = module_or_none ? Value::of(ValueKind::Module) : join(it->second, v);
   }
 
+  // Methods of modules and generators that return the object they are called on.
+  static bool returns_receiver(std::string_view m) {
+    return m == "to" || m == "cuda" || m == "cpu" || m == "eval" || m == "train" || m == "requires_grad_" ||
+           m == "half" || m == "float" || m == "double" || m == "bfloat16" || m == "manual_seed";
+  }
+
   // The callee of a construction, through methods that return the object itself:
   // `nn.Linear(4, 4).to(device)`, `torch.Generator().manual_seed(0)`.
   Node constructed_callee(Node call) const {
     Node callee = call.field("function").unparenthesized();
     while (callee.is(NodeKind::Attribute)) {
-      std::string_view m = callee.field("attribute").text(src_);
       Node object = callee.field("object").unparenthesized();
-      bool returns_self = m == "to" || m == "cuda" || m == "cpu" || m == "eval" || m == "train" ||
-                          m == "requires_grad_" || m == "manual_seed";
-      if (!returns_self || !object.is(NodeKind::Call)) break;
+      if (!returns_receiver(callee.field("attribute").text(src_)) || !object.is(NodeKind::Call)) break;
       callee = object.field("function").unparenthesized();
     }
     return callee;
