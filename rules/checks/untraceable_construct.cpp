@@ -26,8 +26,9 @@ class UntraceableConstruct final : public Check {
       return;
     }
     // `torch.zeros(n, requires_grad=True)`: Dynamo does not create leaf tensors that need
-    // gradients in a graph (`requires_grad=self.training` breaks in training).
-    if (settings_.target != Target::Dynamo || !q.starts_with("torch.")) return;
+    // gradients in a graph (`requires_grad=self.training` breaks in training). A
+    // constructor is where parameters belong, also under `--scope all`.
+    if (settings_.target != Target::Dynamo || !q.starts_with("torch.") || ctx.function().is_constructor()) return;
     if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter") {
       sink_.report(RuleId::FX504, call.range(),
                    "`nn.Parameter()` built in compiled code breaks TorchDynamo's graph; build it in `__init__`");
@@ -43,7 +44,7 @@ class UntraceableConstruct final : public Check {
   // does); the other tracers run it once.
   void on_store(Node target, Node, Node, const SemanticModel& ctx) override {
     if (settings_.target != Target::Dynamo || !target.is(NodeKind::Attribute)) return;
-    if (target.field("attribute").text(ctx.source()) != "requires_grad") return;
+    if (target.field("attribute").text(ctx.source()) != "requires_grad" || ctx.function().is_constructor()) return;
     if (!ctx.value_of(target.field("object")).is_tensor()) return;
     sink_.report(RuleId::FX504, target.range(),
                  "setting `.requires_grad` on a tensor breaks TorchDynamo's graph; use `.requires_grad_()`");

@@ -150,6 +150,34 @@ def test_scope_all_from_config_or_command_line(project):
     assert project.run("check", "--scope", "reachable").returncode == 0
 
 
+PARAMETERS = """import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.v = nn.Parameter(torch.randn(1, n))
+        self.w = torch.zeros(3, requires_grad=True)
+        self.v.requires_grad = False
+
+    def forward(self, x):
+        return x + self.v
+
+    def reset(self):
+        self.v = nn.Parameter(torch.zeros(1, 4))
+"""
+
+
+def test_scope_all_leaves_parameters_built_in_constructors(project):
+    # `--scope all` checks every function as compiled code, but a module's
+    # constructor is where parameters are made: only `reset` is reported.
+    project.write("m.py", PARAMETERS)
+    result = project.run("check", "--scope", "all", "--target", "dynamo", "--output-format", "concise")
+    assert result.returncode == 1
+    assert [l.split(" ")[:2] for l in result.stdout.splitlines() if l.startswith("m.py")] == [["m.py:16:18:", "FX504"]]
+
+
 def test_show_settings_and_show_files(project):
     project.write("pyproject.toml", '[tool.fxlint]\ntarget = "dynamo"\nextend-exclude = ["skip"]\n'
                   '[tool.fxlint.per-file-ignores]\n"tests/*" = ["FX1"]\n')
