@@ -13,6 +13,8 @@ class CodeVisitor {
   virtual ~CodeVisitor() = default;
   virtual void on_call(Node /*call*/, const SemanticModel&) {}
   virtual void on_subscript_load(Node /*subscript*/, const SemanticModel&) {}
+  // `obj.name` read as a value (not a store target), after `obj` was walked.
+  virtual void on_attribute_load(Node /*attribute*/, const SemanticModel&) {}
   // `target = value` for one target; value is null when unpacked from a tuple.
   virtual void on_store(Node /*target*/, Node /*value*/, Node /*statement*/, const SemanticModel&) {}
   virtual void on_augmented(Node /*statement*/, const SemanticModel&) {}

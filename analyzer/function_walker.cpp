@@ -413,6 +413,7 @@ class Walker {
         return;
       case NodeKind::Attribute:
         eval(e.field("object"));
+        visitor_.on_attribute_load(e, model_);
         return;
       case NodeKind::Subscript: {
         Node value = e.field("value");

@@ -54,6 +54,7 @@ class CompiledCodeDispatcher final : public CodeVisitor {
   explicit CompiledCodeDispatcher(std::vector<std::unique_ptr<Check>>& checks) : checks_(checks) {}
   void on_call(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_call(n, c); }
   void on_subscript_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_subscript_load(n, c); }
+  void on_attribute_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_attribute_load(n, c); }
   void on_store(Node t, Node v, Node s, const SemanticModel& c) override { for (auto& k : checks_) k->on_store(t, v, s, c); }
   void on_augmented(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_augmented(n, c); }
   void on_condition(Node t, ConditionKind kind, Node o, const SemanticModel& c) override {

@@ -40,10 +40,30 @@ class UntraceableConstruct final : public Check {
                  "a tensor created with `requires_grad` breaks TorchDynamo's graph; create it outside the compiled "
                  "code, or without it");
   }
+  // A tensor's `.data` as a value: non-strict torch.export fails on any use of it (the
+  // detached fake tensor is left among the program's constants); its metadata is fine.
+  void on_attribute_load(Node attr, const SemanticModel& ctx) override {
+    if (settings_.target != Target::Export || !is_data_of_tensor(attr, ctx) || metadata_only(attr, ctx.source())) return;
+    sink_.report(RuleId::FX504, attr.range(), kDataForExport);
+  }
+  void on_augmented(Node stmt, const SemanticModel& ctx) override {
+    Node target = stmt.field("left").unparenthesized();
+    if (!is_data_of_tensor(target, ctx)) return;
+    if (settings_.target == Target::Export) {
+      sink_.report(RuleId::FX504, target.range(), kDataForExport);
+    } else if (settings_.target == Target::Dynamo && made_in_compiled_code(target.field("object"), ctx)) {
+      sink_.report(RuleId::FX504, target.range(), kDataForDynamo);
+    }
+  }
   // `t.requires_grad = False`: TorchDynamo does not trace the setattr (`requires_grad_()` it
-  // does); the other tracers run it once.
+  // does); the other tracers run it once. `t.data = v` it traces only where `t` came
+  // from outside the compiled code (an input, a parameter, a buffer).
   void on_store(Node target, Node, Node, const SemanticModel& ctx) override {
     if (settings_.target != Target::Dynamo || !target.is(NodeKind::Attribute)) return;
+    if (is_data_of_tensor(target, ctx) && made_in_compiled_code(target.field("object"), ctx)) {
+      sink_.report(RuleId::FX504, target.range(), kDataForDynamo);
+      return;
+    }
     if (target.field("attribute").text(ctx.source()) != "requires_grad" || ctx.function().is_constructor()) return;
     if (!ctx.value_of(target.field("object")).is_tensor()) return;
     sink_.report(RuleId::FX504, target.range(),
@@ -60,6 +80,40 @@ class UntraceableConstruct final : public Check {
   }
 
  private:
+  static constexpr const char* kDataForExport =
+      "`.data` of a tensor fails non-strict torch.export (its fake tensor is left in the program's constants); "
+      "use the tensor or `.detach()`, or update it in place under `torch.no_grad()`";
+  static constexpr const char* kDataForDynamo =
+      "setting `.data` of a tensor made in compiled code breaks TorchDynamo's graph; bind the new tensor to the "
+      "name instead";
+
+  // `t.data` of a tensor, or of a module's attribute (`self.lin.weight.data`: a parameter).
+  static bool is_data_of_tensor(Node attr, const SemanticModel& ctx) {
+    if (!attr.is(NodeKind::Attribute) || attr.field("attribute").text(ctx.source()) != "data") return false;
+    Node object = attr.field("object").unparenthesized();
+    if (ctx.value_of(object).is_tensor()) return true;
+    return object.is(NodeKind::Attribute) && ctx.value_of(object.field("object")).kind == ValueKind::Module;
+  }
+  // `t.data.shape`, `t.data.size(0)`: only the tensor's metadata is read.
+  static bool metadata_only(Node data, std::string_view src) {
+    Node parent = data.parent();
+    if (!parent || !parent.is(NodeKind::Attribute) || !(parent.field("object") == data)) return false;
+    std::string_view m = parent.field("attribute").text(src);
+    return m == "shape" || m == "dtype" || m == "device" || m == "ndim" || m == "is_cuda" || m == "layout" ||
+           m == "size" || m == "dim" || m == "numel" || m == "nelement" || m == "stride" || m == "element_size" ||
+           m == "is_contiguous" || m == "get_device" || m == "is_floating_point";
+  }
+  // A local tensor that this function computed (`y = x * 2`), not an input or a
+  // module's parameter reached through a name.
+  static bool made_in_compiled_code(Node object, const SemanticModel& ctx) {
+    object = object.unparenthesized();
+    if (!object.is(NodeKind::Identifier)) return false;
+    Node bound = ctx.sole_binding(object.text(ctx.source()));
+    if (!bound) return false;
+    bound = bound.unparenthesized();
+    return bound.is(NodeKind::Call) || bound.is(NodeKind::BinaryOperator) || bound.is(NodeKind::UnaryOperator);
+  }
+
   // Whether the target's compiler fails on this call of eval, exec, globals or locals.
   // TorchDynamo breaks on all but `locals()`, which it models as a dict. Non-strict
   // torch.export runs them all as Python, at trace time: only a write through

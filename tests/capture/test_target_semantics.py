@@ -197,6 +197,11 @@ DYNAMO_CASES = {
     "jit_script_helper": ("return scripted(x)", "",
                           "@torch.jit.script\ndef scripted(x):\n    if x.sum() > 0:\n        return x * 2\n"
                           "    return x\n"),
+    # `.data` set on a tensor the graph made breaks; on a parameter or an input it is traced.
+    "data_set_on_a_computed_tensor": ("y = x * 3\n        y.data = torch.zeros_like(y)\n        return y + 1", ""),
+    "data_updated_on_a_computed_tensor": ("y = x * 3\n        y.data += 1\n        return y + 1", ""),
+    "data_set_on_a_parameter": ("w = self.lin.weight\n        w.data = w * 1.0\n        self.lin.bias.data = "
+                                "self.lin.bias * 1.0\n        return self.lin(x)", "        self.lin = nn.Linear(8, 8)\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
@@ -295,6 +300,41 @@ def test_export_fails_exactly_where_fxlint_reports_an_error(cases, name):
         assert line is not None, f"no frame of {path} in the failure: {non_strict!r}"
         assert line in errors.get(name, set()), (f"{name} fails at line {line}; fxlint errors on "
                                                  f"{sorted(errors.get(name, set()))}")
+
+
+# name -> (forward body of class M, what its __init__ adds): each reads or sets one tensor's
+# `.data`. Non-strict export fails on a read (the detached fake tensor is left among the
+# program's constants, so the failure has no line of its own); a plain store it traces.
+DATA_CASES = {
+    "parameter_data_read": ("return x @ self.lin.weight.data.t()", True),
+    "parameter_data_updated_in_place": ("self.lin.weight.data.mul_(1.0)\n        return self.lin(x)", True),
+    "parameter_data_augmented": ("self.lin.weight.data += 0.0\n        return self.lin(x)", True),
+    "buffer_data_copied_into": ("self.buf.data.copy_(x)\n        return x + self.buf", True),
+    "input_data_read": ("return x.data * 2", True),
+    "data_as_a_template": ("return x + x.data.new_zeros(8)", True),
+    "local_data_item_set": ("y = x.clone()\n        y.data[0] = 1.0\n        return y", True),
+    "data_metadata_only": ("return x.reshape(x.data.shape[0], -1) + x.data.size(0) + x.data.dim()", False),
+    "parameter_data_set": ("self.lin.weight.data = self.lin.weight * 1.0\n        return self.lin(x)", False),
+    "input_data_set": ("x.data = x * 2\n        return x + 1", False),
+    "detached_instead": ("return x @ self.lin.weight.detach().t()", False),
+}
+
+
+@pytest.fixture(scope="module")
+def data_cases(tmp_path_factory):
+    root = tmp_path_factory.mktemp("data_semantics")
+    init = "        self.lin = nn.Linear(8, 8)\n        self.register_buffer(\"buf\", torch.zeros(8))\n"
+    for name, (body, _) in DATA_CASES.items():
+        (root / f"{name}.py").write_text(module_source(body, "", init))
+    return root, error_lines(root, "export")
+
+
+@pytest.mark.parametrize("name", sorted(DATA_CASES))
+def test_export_fails_on_data_exactly_where_fxlint_reports_an_error(data_cases, name):
+    root, errors = data_cases
+    failure = export(load(root / f"{name}.py"), torch.randn(8), strict=False)
+    assert (failure is not None) == DATA_CASES[name][1], f"non-strict export of {name}: {failure!r}"
+    assert bool(errors.get(name)) == (failure is not None), f"{name}: fxlint errors on {sorted(errors.get(name, []))}"
 
 
 @pytest.mark.parametrize("name", ["item_arithmetic", "mask_read", "nonzero", "mask_assign"])
