@@ -917,7 +917,6 @@ class Indexer {
     bool body_is_hatch = false, else_is_hatch = false;
     switch (pred) {
       case torch_api::HatchPredicate::IsCompiling:
-      case torch_api::HatchPredicate::IsInOnnxExport:
         (negated ? body_is_hatch : else_is_hatch) = true;
         break;
       case torch_api::HatchPredicate::IsScriptingOrTracing:

@@ -14,6 +14,7 @@
 #include "analyzer/import_map.h"
 #include "analyzer/string_map.h"
 #include "analyzer/syntax_tree.h"
+#include "analyzer/tracer.h"
 #include "analyzer/value.h"
 
 namespace fxlint {
@@ -45,13 +46,6 @@ enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, T
 
 // Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]) or a dict of them.
 enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor, TensorDict, TensorDictSequence };
-
-// The two ways compiled code is traced: torch.fx's symbolic tracer (fx2onnx),
-// and TorchDynamo (torch.compile, torch.export). Some decorators hide a
-// function from one of them only: @torch.fx.wrap makes it a leaf for FX while
-// Dynamo traces through it.
-enum class Tracer : uint8_t { Fx = 1, Dynamo = 2 };
-inline constexpr uint8_t kAllTracers = 3;
 
 struct FunctionInfo {
   Node node;              // function_definition, or a lambda passed to a compiler

@@ -576,8 +576,9 @@ class Walker {
 }  // namespace
 
 void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
-                   const ArgumentTypes* known, ArgumentTypes* record, std::vector<std::pair<int, int>>* consulted) {
-  SemanticModel model(project, file, function, known, record);
+                   const ArgumentTypes* known, ArgumentTypes* record, std::vector<std::pair<int, int>>* consulted,
+                   std::optional<Tracer> tracer) {
+  SemanticModel model(project, file, function, known, record, tracer);
   Walker(model, visitor).run();
   if (consulted) model.add_consulted(*consulted);
 }

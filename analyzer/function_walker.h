@@ -2,6 +2,7 @@
 // Pass two: a flow-sensitive walk of one compiled function in evaluation
 // order. It skips escape hatches, tells the semantic model what each step
 // binds and holds, and emits CodeVisitor events.
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,6 @@ namespace fxlint {
 // `known`, once per call (may be null).
 void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
                    const ArgumentTypes* known = nullptr, ArgumentTypes* record = nullptr,
-                   std::vector<std::pair<int, int>>* consulted = nullptr);
+                   std::vector<std::pair<int, int>>* consulted = nullptr, std::optional<Tracer> tracer = std::nullopt);
 
 }  // namespace fxlint

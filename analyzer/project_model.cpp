@@ -65,7 +65,7 @@ ProjectModel::ProjectModel(std::span<const FileModel* const> files, const std::v
   }
   compute_regions(entry_points, Tracer::Fx);
   compute_regions(entry_points, Tracer::Dynamo);
-  condition_truth_.clear();
+  for (auto& truths : condition_truth_) truths.clear();
 }
 
 std::string ProjectModel::torch_name_of(const std::string& qualified) const {
@@ -138,18 +138,19 @@ torch_api::HatchPredicate ProjectModel::hatch_computed(FunctionRef f, std::vecto
   return kind ? *kind : HatchPredicate::NotAHatch;
 }
 
-bool ProjectModel::traced_path(FunctionRef f, int guard) {
+bool ProjectModel::traced_path(FunctionRef f, int guard, Tracer tracer) {
   const FileModel& fm = file(f.file);
   const std::vector<ArmGuard>& guards = fm.functions[static_cast<size_t>(f.function)].guards;
+  auto& truths = condition_truth_[index_of(tracer)];
   auto truth = [&](Node cond) -> std::optional<bool> {
-    auto cached = condition_truth_.find(cond.id());
-    if (cached != condition_truth_.end()) return cached->second;
+    auto cached = truths.find(cond.id());
+    if (cached != truths.end()) return cached->second;
     std::optional<bool> t = truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
       if (!leaf.is(NodeKind::Call)) return std::nullopt;
       Node callee = leaf.field("function");
-      return truth_of_hatch(hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source)));
+      return truth_of_hatch(hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source)), tracer);
     });
-    condition_truth_.emplace(cond.id(), t);
+    truths.emplace(cond.id(), t);
     return t;
   };
   for (int g = guard; g >= 0; g = guards[static_cast<size_t>(g)].parent) {
@@ -685,7 +686,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     const FunctionInfo& fn = f.functions[static_cast<size_t>(cur.function)];
     int cls = method_class(cur.file, cur.function);
     for (const CallEdge& e : fn.calls) {
-      if (e.guard >= 0 && !traced_path(cur, e.guard)) continue;
+      if (e.guard >= 0 && !traced_path(cur, e.guard, tracer)) continue;
       switch (e.kind) {
         case CallEdge::Kind::Name: {
           FunctionRef target = resolve_function(cur.file, cur.function, e.name);

@@ -124,7 +124,7 @@ class ProjectModel {
   torch_api::HatchPredicate hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const;
   // Whether a tracer can run a call of function `f` under `guard`: not in the
   // arm of an `if` it never takes (`if torchvision._is_tracing(): onnx_loop(x)`).
-  bool traced_path(FunctionRef f, int guard);
+  bool traced_path(FunctionRef f, int guard, Tracer tracer);
   torch_api::HatchPredicate hatch_of_expression(FunctionRef f, Node body, Node e, int depth,
                                                 std::vector<FunctionRef>& visiting) const;
   torch_api::HatchPredicate hatch_of_call(int file, int scope, Node callee, std::string_view qualified,
@@ -142,7 +142,7 @@ class ProjectModel {
   std::vector<std::vector<int8_t>> module_class_;  // -1 unknown, 0 no, 1 yes
   // Truth under a tracer of the conditions call edges lie under, while the
   // regions are computed (both tracers ask the same).
-  std::unordered_map<const void*, std::optional<bool>> condition_truth_;
+  std::unordered_map<const void*, std::optional<bool>> condition_truth_[2];  // by index_of(tracer)
   // Direct project subclasses of each class, built when first asked.
   // The project classes naming `c` as a base; null when none.
   const std::vector<ClassRef>* direct_subclasses(ClassRef c) const;

@@ -24,7 +24,7 @@ bool is_literal(Node e) {
 }  // namespace
 
 SemanticModel::SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known,
-                             ArgumentTypes* record)
+                             ArgumentTypes* record, std::optional<Tracer> tracer)
     : project_(project),
       file_index_(file),
       function_index_(function),
@@ -33,7 +33,8 @@ SemanticModel::SemanticModel(const ProjectModel& project, int file, int function
       src_(file_.source),
       cls_(project.method_class(file, function)),
       known_(known),
-      record_(record) {}
+      record_(record),
+      tracer_(tracer) {}
 
 // --- environment -------------------------------------------------------------
 
@@ -268,7 +269,7 @@ std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values
   return fxlint::truth_when_traced(cond, src_, [&](Node leaf) -> std::optional<bool> {
     if (leaf.is(NodeKind::Call)) {
       Node callee = leaf.field("function");
-      return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)));
+      return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)), tracer_);
     }
     // `x is None` / `x is not None` where x is known to hold None or a tensor.
     std::optional<NoneCheck> check = from_values ? none_check(leaf) : std::nullopt;

@@ -29,8 +29,10 @@ class SemanticModel {
  public:
   // `known`: argument types from callers, for unannotated parameters (may be null).
   // `record`: where calls to project functions are recorded (may be null).
+  // `tracer`: the tracer whose findings the walk is for; without one, predicates whose
+  // answer depends on it decide nothing (the walks that record argument types).
   SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known = nullptr,
-                ArgumentTypes* record = nullptr);
+                ArgumentTypes* record = nullptr, std::optional<Tracer> tracer = std::nullopt);
   SemanticModel(const SemanticModel&) = delete;
   SemanticModel& operator=(const SemanticModel&) = delete;
 
@@ -214,6 +216,7 @@ class SemanticModel {
   std::string_view self_;
   const ArgumentTypes* known_ = nullptr;
   ArgumentTypes* record_ = nullptr;
+  std::optional<Tracer> tracer_;
 
   // Queries are logically const: an inference binds names only inside a
   // Scope, which puts the environment back before it returns.

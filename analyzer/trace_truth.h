@@ -7,6 +7,7 @@
 
 #include "analyzer/syntax_tree.h"
 #include "analyzer/torch_api.h"
+#include "analyzer/tracer.h"
 
 namespace fxlint {
 
@@ -36,12 +37,15 @@ std::optional<bool> truth_when_traced(Node cond, std::string_view src, Leaf&& le
   }
 }
 
-// What an escape-hatch predicate answers under a tracer (Dynamo, torch.fx).
-inline std::optional<bool> truth_of_hatch(torch_api::HatchPredicate k) {
+// What an escape-hatch predicate answers under a tracer (Dynamo, torch.fx); unknown
+// where it depends on the tracer and that is not given. The ONNX exporter, which the
+// FX target models, reports itself: torch.compile and torch.export do not.
+inline std::optional<bool> truth_of_hatch(torch_api::HatchPredicate k, std::optional<Tracer> tracer) {
   switch (k) {
     case torch_api::HatchPredicate::IsCompiling:
-    case torch_api::HatchPredicate::IsInOnnxExport:
       return true;
+    case torch_api::HatchPredicate::IsInOnnxExport:
+      return tracer ? std::optional<bool>(*tracer == Tracer::Fx) : std::nullopt;
     case torch_api::HatchPredicate::IsScriptingOrTracing:
       return false;
     default:
