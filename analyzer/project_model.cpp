@@ -271,6 +271,22 @@ bool ProjectModel::is_module_class(ClassRef c) const {
   return c.valid() && module_class_[static_cast<size_t>(c.file)][static_cast<size_t>(c.cls)] == 1;
 }
 
+bool ProjectModel::holds_parameters(ClassRef c, int depth) const {
+  if (!c.valid() || depth > 3) return false;
+  return first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+    for (const std::string& k : info.constructed) {
+      if (makes_parameters(cur.file, k, depth + 1)) return true;
+    }
+    return std::nullopt;
+  });
+}
+
+bool ProjectModel::makes_parameters(int file_index, std::string_view dotted, int depth) const {
+  if (torch_api::makes_parameters(file(file_index).imports.qualify(dotted))) return true;
+  ClassRef c = resolve_class(file_index, dotted);
+  return c.valid() && holds_parameters(c, depth);
+}
+
 // Breadth-first over `c` and its project bases; the first class where `found`
 // gives a value wins (guarded against cyclic or very deep hierarchies).
 template <typename T, typename Found>

@@ -47,6 +47,11 @@ class ProjectModel {
     return entries_[static_cast<size_t>(file)][static_cast<size_t>(function)];
   }
   bool is_module_class(ClassRef c) const;
+  // Whether the class, its project bases, or the project classes they construct (a few
+  // levels deep) construct a torch.nn layer that makes parameters, or `nn.Parameter`.
+  bool holds_parameters(ClassRef c, int depth = 0) const;
+  // The same for a class named `dotted` in `file`: a torch.nn layer, or a project class.
+  bool makes_parameters(int file, std::string_view dotted, int depth = 0) const;
 
   // The class a dotted name (as written in `file`) refers to, in this project.
   ClassRef resolve_class(int file, std::string_view dotted) const;

@@ -310,6 +310,30 @@ std::vector<std::string> SemanticModel::self_attribute_constructors(std::string_
   return project_.attribute_constructors({file_index_, cls_}, attr);
 }
 
+bool SemanticModel::holds_parameters(Node module) const {
+  module = module.unparenthesized();
+  if (module.is(NodeKind::Identifier) && module.text(src_) == self_ && !self_.empty()) {
+    return cls_ >= 0 && project_.holds_parameters({file_index_, cls_});
+  }
+  if (module.is(NodeKind::Attribute)) {
+    Node owner = module.field("object").unparenthesized();
+    if (!owner.is(NodeKind::Identifier) || owner.text(src_) != self_ || self_.empty()) return false;
+    for (const std::string& q : self_attribute_constructors(module.field("attribute").text(src_))) {
+      if (torch_api::makes_parameters(q)) return true;
+    }
+    ClassRef sub = cls_ >= 0 ? project_.self_attribute_class({file_index_, cls_}, module.field("attribute").text(src_))
+                             : ClassRef{};
+    return project_.holds_parameters(sub);
+  }
+  if (module.is(NodeKind::Identifier)) {  // `criterion = Loss(...)`, then `criterion.to(device)`
+    Node bound = sole_binding(module.text(src_));
+    if (!bound || !bound.unparenthesized().is(NodeKind::Call)) return false;
+    std::string callee = dotted_text(bound.unparenthesized().field("function"), src_);
+    return !callee.empty() && project_.makes_parameters(file_index_, callee);
+  }
+  return false;
+}
+
 Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward) const {
   Node type, def;
   if (p.is(NodeKind::DefaultParameter)) {

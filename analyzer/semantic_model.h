@@ -72,6 +72,9 @@ class SemanticModel {
   // The classes `self.<attr>` may be constructed from here, qualified
   // (ProjectModel::attribute_constructors); empty outside methods.
   std::vector<std::string> self_attribute_constructors(std::string_view attr) const;
+  // Whether a module expression (`self`, `self.head`, a local built here) is known to
+  // hold parameters (ProjectModel::holds_parameters).
+  bool holds_parameters(Node module) const;
   // `self.<attr>` is a buffer the class (or a project base) registers.
   bool self_buffer(std::string_view attr) const {
     return cls_ >= 0 && project_.is_registered_buffer({file_index_, cls_}, attr);

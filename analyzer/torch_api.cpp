@@ -209,6 +209,17 @@ bool is_module_class(std::string_view q) {
   return name != "Parameter" && name != "Buffer" && name != "ParameterList" && name != "ParameterDict";
 }
 
+bool makes_parameters(std::string_view q) {
+  if (!starts_with(q, "torch.nn.")) return false;
+  static const Set s = {"Parameter", "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d",
+                        "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d",
+                        "LazyConv3d", "Embedding", "EmbeddingBag", "LayerNorm", "GroupNorm", "RMSNorm",
+                        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "MultiheadAttention",
+                        "LSTM", "GRU", "RNN", "LSTMCell", "GRUCell", "RNNCell", "PReLU", "Transformer",
+                        "TransformerEncoderLayer", "TransformerDecoderLayer"};
+  return s.count(last_component(q)) > 0;
+}
+
 bool is_library_module_base(std::string_view q) {
   static const Set s = {"pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
                         "pytorch_lightning.core.module.LightningModule", "lightning.LightningModule",

@@ -1,4 +1,5 @@
-// FX403: `self.x = <tensor>` (or another outer object's attribute) in compiled code.
+// FX403: `self.x = <tensor>` (or another outer object's attribute) in compiled code;
+// for export, also what non-strict torch.export cannot do to the module it traces.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -25,6 +26,36 @@ class AttributeTensorAssign final : public Check {
     sink_.report(RuleId::FX403, stmt.range(),
                  "stores a tensor on `" + std::string(object.text(ctx.source())) +
                      "`, which outlives the call; the graph cannot hold it");
+  }
+  // Non-strict torch.export runs compiled code on the real module: a buffer or parameter
+  // registered while tracing keeps the trace's fake tensor after the export, and a module
+  // with parameters moved or cast while tracing cannot swap them for fake ones, which
+  // fails (its buffers it swaps).
+  void on_call(Node call, const SemanticModel& ctx) override {
+    if (settings_.target != Target::Export || ctx.function().is_constructor()) return;
+    Node callee = call.field("function").unparenthesized();
+    if (!callee.is(NodeKind::Attribute) || !is_module(callee.field("object"), ctx)) return;
+    std::string_view m = callee.field("attribute").text(ctx.source());
+    if (m == "register_buffer" || m == "register_parameter") {
+      sink_.report(RuleId::FX403, call.range(),
+                   "`" + std::string(m) + "` in compiled code: non-strict torch.export leaves the trace's fake "
+                   "tensor in the module; register it in `__init__`");
+    } else if ((m == "to" || m == "cuda" || m == "cpu" || m == "float" || m == "half" || m == "double" ||
+                m == "bfloat16") &&
+               ctx.holds_parameters(callee.field("object"))) {
+      sink_.report(RuleId::FX403, call.range(),
+                   "moving or casting a module in compiled code swaps its parameters: non-strict torch.export "
+                   "fails; do it before exporting");
+    }
+  }
+
+ private:
+  static bool is_module(Node object, const SemanticModel& ctx) {
+    object = object.unparenthesized();
+    if (object.is(NodeKind::Identifier) && object.text(ctx.source()) == ctx.self_name() && !ctx.self_name().empty()) {
+      return ctx.in_module_class();
+    }
+    return ctx.value_of(object).kind == ValueKind::Module;
   }
 };
 

@@ -100,6 +100,16 @@ CASES = {
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n\n\nCFG = Cfg()\n", True),
     "int_of_item": ("n = int(x.argmax().item())\n        return x * n", "", "strict"),
     "float_of_item": ("v = x.max().item()\n        return x * float(v)", "", "strict"),
+    # A sub-module with parameters moved or cast in forward: non-strict export cannot swap them.
+    "submodule_cast_in_forward": ("self.layer.to(x.dtype)\n        return self.layer(x)",
+                                  "class Layer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                  "        self.lin = nn.Linear(8, 8)\n\n    def forward(self, x):\n"
+                                  "        return self.lin(x)\n", "strict"),
+    # One holding buffers only is moved.
+    "buffers_moved_in_forward": ("self.layer.to(x.device)\n        return self.layer(x)",
+                                 "class Layer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                 "        self.register_buffer(\"w\", torch.ones(8))\n\n    def forward(self, x):\n"
+                                 "        return x * self.w\n", True),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
                             "class Layer(nn.Module):\n    def forward(self, x, flag=None):\n        if flag:\n"
                             "            return x * 2\n        return x\n", False),
@@ -411,3 +421,16 @@ def test_export_leaves_a_fake_tensor_in_a_functools_cache(tmp_path):
     model = load(path)
     torch.export.export(model, (torch.randn(4, 4),), strict=False)
     assert type(model(torch.randn(4, 4))).__name__ == "FakeTensor"
+
+
+def test_export_leaves_a_fake_tensor_in_a_buffer_registered_in_forward(tmp_path):
+    # FX403 for export: non-strict export runs forward on the module, which keeps the buffer it made.
+    body = ("if not hasattr(self, \"table\"):\n            self.register_buffer(\"table\", torch.ones(8), "
+            "persistent=False)\n        return x * self.table")
+    path = tmp_path / "lazy.py"
+    path.write_text(module_source(body, ""))
+    call_line = next(i for i, line in enumerate(path.read_text().splitlines(), 1) if "register_buffer" in line)
+    assert error_lines(tmp_path, "export").get("lazy") == {call_line}
+    model = load(path)
+    torch.export.export(model, (torch.randn(8),), strict=False)
+    assert type(model.table).__name__ == "FakeTensor"
