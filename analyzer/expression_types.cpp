@@ -130,8 +130,11 @@ Value SemanticModel::type_of(Node e) const {
       return call_value(e);
     case NodeKind::BinaryOperator: {
       std::string_view o = operator_of(e);
-      return combine(operand(value_of(e.field("left"))), operand(value_of(e.field("right"))),
-                     o == "&" || o == "|" || o == "^", false);
+      Value left = operand(value_of(e.field("left"))), right = operand(value_of(e.field("right")));
+      Value v = combine(left, right, o == "&" || o == "|" || o == "^", false);
+      // Two boolean tensors multiply and add to one: `mask_a * mask_b` is their `&`.
+      if ((o == "*" || o == "+") && left.is_bool_tensor() && right.is_bool_tensor()) v.dtype = TensorDtype::Bool;
+      return v;
     }
     case NodeKind::ComparisonOperator:
       return comparison_value(e);
