@@ -21,6 +21,14 @@ class UntraceableConstruct final : public Check {
   }
   void on_call(Node call, const SemanticModel& ctx) override {
     std::string q = ctx.resolve(call.field("function"));
+    if (q == "builtins.type") {
+      if (Node test = exact_tensor_type_test(call, ctx); test && settings_.target != Target::Dynamo) {
+        sink_.report(RuleId::FX504, test.range(),
+                     "while tracing, a tensor's `type()` is the tracer's own class (a FakeTensor, a Proxy), so this "
+                     "test decides the other way there and the program keeps that branch; use `isinstance`");
+      }
+      return;
+    }
     if (q == "builtins.eval" || q == "builtins.exec" || q == "builtins.globals" || q == "builtins.locals") {
       if (traced_by_target(q, call, ctx.source())) sink_.report(RuleId::FX504, call.range(), "`" + q.substr(9) + "()` cannot be traced");
       return;
@@ -87,6 +95,22 @@ class UntraceableConstruct final : public Check {
       "setting `.data` of a tensor made in compiled code breaks TorchDynamo's graph; bind the new tensor to the "
       "name instead";
 
+  // `type(t) is torch.Tensor` (or `is not`, `==`, `!=`) with `t` a tensor: the comparison.
+  static Node exact_tensor_type_test(Node type_call, const SemanticModel& ctx) {
+    std::vector<Node> args = type_call.field("arguments").children();
+    if (args.size() != 1 || !ctx.value_of(args[0]).is_tensor()) return Node();
+    Node cmp = type_call.parent();
+    while (cmp && cmp.is(NodeKind::ParenthesizedExpression)) cmp = cmp.parent();
+    if (!cmp || !cmp.is(NodeKind::ComparisonOperator)) return Node();
+    std::vector<Node> parts = cmp.children();
+    std::vector<std::string_view> ops = ctx.comparison_operators(cmp);
+    if (parts.size() != 2 || ops.size() != 1 || (ops[0] != "is" && ops[0] != "is not" && ops[0] != "==" && ops[0] != "!=")) {
+      return Node();
+    }
+    Node other = parts[0].unparenthesized() == type_call ? parts[1] : parts[0];
+    std::string q = ctx.resolve(other);
+    return q == "torch.Tensor" || q == "torch._tensor.Tensor" ? cmp : Node();
+  }
   // `t.data` of a tensor, or of a module's attribute (`self.lin.weight.data`: a parameter).
   static bool is_data_of_tensor(Node attr, const SemanticModel& ctx) {
     if (!attr.is(NodeKind::Attribute) || attr.field("attribute").text(ctx.source()) != "data") return false;

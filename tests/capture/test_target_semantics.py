@@ -434,3 +434,15 @@ def test_export_leaves_a_fake_tensor_in_a_buffer_registered_in_forward(tmp_path)
     model = load(path)
     torch.export.export(model, (torch.randn(8),), strict=False)
     assert type(model.table).__name__ == "FakeTensor"
+
+
+@pytest.mark.parametrize("test,reported", [("type(x) is torch.Tensor", True), ("isinstance(x, torch.Tensor)", False)])
+def test_export_keeps_the_branch_a_tensors_exact_type_takes_while_tracing(tmp_path, test, reported):
+    # FX504 for export: non-strict export traces with FakeTensors, whose type() is not torch.Tensor.
+    path = tmp_path / "typed.py"
+    path.write_text(module_source(f"if {test}:\n            return x * 2\n        return x", ""))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if test in text)
+    assert error_lines(tmp_path, "export").get("typed", set()) == ({line} if reported else set())
+    model, x = load(path), torch.ones(8)
+    exported = torch.export.export(model, (x,), strict=False).module()
+    assert torch.equal(exported(x), model(x)) != reported
