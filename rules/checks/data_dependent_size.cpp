@@ -40,6 +40,8 @@ class DataDependentSize final : public Check {
     int which = 0;
     bool sized = false;
     if (auto it = size_functions().find(q); it != size_functions().end()) {
+      // torch.export fails on the number of points (FX102's); the other sizes it carries.
+      if (settings_.target == Target::Export && (q == "torch.linspace" || q == "torch.logspace")) return;
       sized = true;
       which = it->second;
     } else {
@@ -78,8 +80,11 @@ class DataDependentSize final : public Check {
     for (Node index : support::subscript_indices(sub)) {
       if (!index.is(NodeKind::Slice)) continue;
       for (Node bound : index.children()) {
-        // A tensor bound is FX102's; a number read from one breaks Dynamo where it is read.
-        if (settings_.target != Target::Dynamo && ctx.value_of(bound).is_tensor_data()) {
+        // A tensor bound is FX102's, but for torch.export, which reads it into a symbol; a
+        // number read from one breaks Dynamo where it is read.
+        Value b = ctx.value_of(bound);
+        bool tensor_bound = settings_.target == Target::Export && b.is_tensor() && !b.static_data;
+        if ((settings_.target != Target::Dynamo && b.is_tensor_data()) || tensor_bound) {
           sink_.report(RuleId::FX304, bound.range(), "slice bound computed from tensor values gives a data-dependent shape");
           return;
         }

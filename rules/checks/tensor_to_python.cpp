@@ -43,6 +43,19 @@ class TensorToPython final : public Check {
         return;
       }
     }
+    // torch.export carries a count read from data as a symbol, but not the number of points
+    // of linspace/logspace: it fails there, strict and non-strict.
+    if (settings_.target == Target::Export && (callee == "torch.linspace" || callee == "torch.logspace")) {
+      const auto& args = support::positional_args(call, ctx);
+      Node steps = args.size() >= 3 ? args[2] : support::keyword_arg(call, "steps", ctx.source());
+      Value v = steps ? ctx.value_of(steps) : Value::unknown();
+      if ((v.is_tensor() && !v.static_data) || v.is_tensor_data()) {
+        sink_.report(RuleId::FX102, steps.range(),
+                     "a number of points read from tensor data: torch.export needs it as a Python int and fails "
+                     "here");
+      }
+      return;
+    }
     if (callee == "builtins.int" || callee == "builtins.float" || callee == "builtins.bool" ||
         callee == "builtins.complex") {
       const auto& args = support::positional_args(call, ctx);
@@ -77,22 +90,25 @@ class TensorToPython final : public Check {
     }
   }
 
-  void on_subscript_load(Node sub, const SemanticModel& ctx) override { check_indices(sub, ctx); }
+  void on_subscript_load(Node sub, const SemanticModel& ctx) override { check_indices(sub, ctx, false); }
   // `y[:n] = v` and `y[:n] += v` read their bounds as a load does.
   void on_store(Node target, Node, Node, const SemanticModel& ctx) override {
-    if (target.is(NodeKind::Subscript)) check_indices(target, ctx);
+    if (target.is(NodeKind::Subscript)) check_indices(target, ctx, true);
   }
   void on_augmented(Node stmt, const SemanticModel& ctx) override {
     Node left = stmt.field("left").unparenthesized();
-    if (left.is(NodeKind::Subscript)) check_indices(left, ctx);
+    if (left.is(NodeKind::Subscript)) check_indices(left, ctx, true);
   }
 
  private:
-  void check_indices(Node sub, const SemanticModel& ctx) {
+  void check_indices(Node sub, const SemanticModel& ctx, bool store) {
     Value base = ctx.value_of(sub.field("value"));
     for (Node index : support::subscript_indices(sub)) {
       if (index.is(NodeKind::Slice)) {
         if (!base.is_tensor() && base.kind != ValueKind::TensorSequence) continue;
+        // torch.export reads a slice by a symbol it takes from a tensor bound (FX304's); a
+        // store through one it cannot make, as it must know the slice's length.
+        if (settings_.target == Target::Export && base.is_tensor() && !store) continue;
         for (Node bound : index.children()) {
           if (ctx.value_of(bound).is_tensor()) {
             sink_.report(RuleId::FX102, bound.range(), "tensor used as a slice bound is read as a Python int");

@@ -110,6 +110,13 @@ CASES = {
                                  "class Layer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                                  "        self.register_buffer(\"w\", torch.ones(8))\n\n    def forward(self, x):\n"
                                  "        return x * self.w\n", True),
+    # Non-strict export needs an assert's tensor test while tracing (strict export keeps it).
+    "tensor_assert": ("assert (x > -100).all()\n        return x * 2", "", "strict"),
+    # A slice bound read from a tensor is a symbol; the number of points of linspace is not.
+    "slice_bound_from_a_tensor": ("n = (x > 0).sum()\n        return x[:n] * 2", "", True),
+    "slice_store_bound_from_a_tensor": ("n = (x > 0).sum()\n        y = x.clone()\n        y[:n] = 0\n        return y",
+                                        "", "strict"),
+    "linspace_points_from_data": ("n = x.argmax() + 2\n        return torch.linspace(0, 1, n).sum() * x", "", False),
     "flag_through_module": ("return self.layer(x, flag=(x > 0).any().item())",
                             "class Layer(nn.Module):\n    def forward(self, x, flag=None):\n        if flag:\n"
                             "            return x * 2\n        return x\n", False),
