@@ -61,7 +61,7 @@ def test_target_changes_which_rules_are_on(project):
     project.write("fxlint.toml", 'target = "export"\n')
     export = project.run("check", "--select", "FX104", "--output-format", "json")
     assert export.returncode == 1
-    assert '"severity": "warning"' in export.stdout
+    assert '"severity": "error"' in export.stdout
     # The command line overrides the config's target.
     assert project.run("check", "--target", "dynamo").returncode == 0
 

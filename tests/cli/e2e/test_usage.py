@@ -46,7 +46,8 @@ def test_rule_all_lists_the_catalog(project):
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["CODE", "NAME", "FX2ONNX", "DYNAMO", "EXPORT", "SUMMARY"]
     rows = {line.split()[0]: line.split()[1:5] for line in lines[1:]}
-    assert rows["FX104"] == ["tensor-assert", "error", "off", "warning"]
+    assert rows["FX104"] == ["tensor-assert", "error", "off", "error"]
+    assert rows["FX101"] == ["tensor-item", "error", "error", "warning"]
     assert rows["FX501"][3] == "off"
     assert len(rows) == 24
     assert rows["FX106"] == ["data-dependent-condition", "error", "off", "error"]
