@@ -381,7 +381,16 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     Node d = def.unparenthesized();
     // `flag=None` that every caller fills with a value drawn from tensor data
     if (passed.kind == ValueKind::Static && passed.data_dependent) return passed;
-    if (d.is(NodeKind::None)) return is_forward ? Value::of(ValueKind::OptionalTensor) : Value::of(ValueKind::None);
+    if (d.is(NodeKind::None)) {
+      // `length=None` that every compiled caller passes a tensor (or its own optional
+      // tensor) for: a tensor wherever it is not None.
+      if (is_forward || passed.kind == ValueKind::Tensor || passed.kind == ValueKind::OptionalTensor) {
+        Value v = Value::of(ValueKind::OptionalTensor);
+        v.data_dependent = passed.data_dependent && passed.kind != ValueKind::Unknown;
+        return v;
+      }
+      return Value::of(ValueKind::None);
+    }
     if (is_literal(d) || d.is(NodeKind::Tuple) || d.is(NodeKind::UnaryOperator)) return Value::of(ValueKind::Static);
     return Value::unknown();
   }

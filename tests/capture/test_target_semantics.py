@@ -219,6 +219,10 @@ DYNAMO_CASES = {
     "data_updated_on_a_computed_tensor": ("y = x * 3\n        y.data += 1\n        return y + 1", ""),
     "data_set_on_a_parameter": ("w = self.lin.weight\n        w.data = w * 1.0\n        self.lin.bias.data = "
                                 "self.lin.bias * 1.0\n        return self.lin(x)", "        self.lin = nn.Linear(8, 8)\n"),
+    # A `length=None` parameter that every caller fills with a tensor is one.
+    "optional_parameter_filled_by_callers": ("return scaled(x, x.abs())", "",
+                                             "def scaled(x, length=None):\n    n = length.max().item()\n"
+                                             "    return x * n\n"),
     # torch.onnx.is_in_onnx_export() is false under Dynamo: its arm never runs, the rest does.
     "onnx_export_guard": ("if torch.onnx.is_in_onnx_export():\n            warnings.warn(\"onnx\")\n"
                           "            return x\n        return x * x.sum().item()", ""),
