@@ -629,6 +629,8 @@ class Indexer {
         }
       } else if (!callee.empty() && m_.imports.qualify(callee).starts_with("numpy.random.")) {
         cls.attribute_classes[name] = callee;  // `np.random.default_rng(seed)`: a generator
+      } else if (!callee.empty()) {
+        cls.attribute_calls[name] = callee;
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);

@@ -112,6 +112,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.attributes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
     hash_strings(h, c.buffers);
     h.unordered(c.attribute_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_calls, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.constructed) h.bytes(k);
     h.unordered(c.attribute_parameters, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });

@@ -98,6 +98,9 @@ struct ClassInfo {
   StringSet buffers;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
   StringMap<std::string> attribute_classes;
+  // `self.<attr> = make(...)` with a callee that is not a class: the dotted callee as
+  // written (a factory: `init_tokenizer()`, `AutoTokenizer.from_pretrained(...)`).
+  StringMap<std::string> attribute_calls;
   // `self.<attr> = nn.ModuleList(Block(...) for ...)`: the elements' class, dotted as written.
   StringMap<std::string> attribute_element_classes;
   // Classes constructed in this class's methods (sub-modules), dotted as written.

@@ -533,6 +533,54 @@ const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified,
   return it == globals.end() ? nullptr : &it->second;
 }
 
+bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, int depth) const {
+  if (torch_api::makes_tokenizer(qualified)) return true;
+  std::string own(qualified);
+  if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
+  auto [file_index, function] = find_exported(own, &FileModel::top_functions);
+  if (file_index < 0 || depth >= 3) return false;
+  const FileModel& fm = this->file(file_index);
+  std::vector<std::pair<Node, bool>> returns;
+  if (!returned_values(fm.functions[static_cast<size_t>(function)].node, returns) || returns.empty()) return false;
+  auto makes = [&](Node call) {
+    if (!call || !call.is(NodeKind::Call)) return false;
+    Node callee = call.field("function").unparenthesized();
+    std::string q = fm.imports.qualify(callee, fm.source);
+    if (q.empty() && callee.is(NodeKind::Identifier)) q = callee.text(fm.source);  // a function of that file
+    return !q.empty() && is_tokenizer_factory(file_index, q, depth + 1);
+  };
+  Node body = fm.functions[static_cast<size_t>(function)].node.field("body");
+  for (const auto& [value, in_except] : returns) {
+    if (!value) return false;
+    if (!value.is(NodeKind::Identifier)) {
+      if (!makes(value)) return false;
+      continue;
+    }
+    // `tokenizer = BertTokenizer.from_pretrained(...)`, set up, then `return tokenizer`.
+    bool assigned = false;
+    for (Node a : returned_local_assignments(body, {{value.parent(), in_except}}, fm.source)) {
+      if (a.field("left").unparenthesized().text(fm.source) != value.text(fm.source)) continue;
+      if (!a.is(NodeKind::Assignment) || !makes(a.field("right").unparenthesized())) return false;
+      assigned = true;
+    }
+    if (!assigned) return false;
+  }
+  return true;
+}
+
+bool ProjectModel::attribute_is_tokenizer(ClassRef c, std::string_view attr) const {
+  return first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+    const FileModel& fm = file(cur.file);
+    for (const StringMap<std::string>* made : {&info.attribute_classes, &info.attribute_calls}) {
+      if (auto it = made->find(attr); it != made->end()) {
+        std::string q = fm.imports.qualify(it->second);
+        return is_tokenizer_factory(cur.file, q.empty() ? it->second : q);
+      }
+    }
+    return std::nullopt;
+  });
+}
+
 bool ProjectModel::is_logger_factory(int file, std::string_view qualified, int depth) const {
   if (qualified == "logging.getLogger") return true;
   std::string own(qualified);

@@ -90,6 +90,11 @@ class ProjectModel {
   // library's well-known factory when the project does not define it.
   // `qualified` is as `file` qualifies it: a name without a dot is that file's own.
   bool is_logger_factory(int file, std::string_view qualified, int depth = 0) const;
+  // Whether `qualified`, called from `file`, makes a text tokenizer: a tokenizer class or its
+  // `from_pretrained`, or a project function every return of which calls one (three deep).
+  bool is_tokenizer_factory(int file, std::string_view qualified, int depth = 0) const;
+  // Whether the class (or a project base) sets `self.<attr>` to a tokenizer.
+  bool attribute_is_tokenizer(ClassRef c, std::string_view attr) const;
 
   const FileModel& file(int i) const { return *files_[static_cast<size_t>(i)]; }
   // Class whose method (at any nesting depth) `function` is; -1 when none.

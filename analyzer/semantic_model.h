@@ -72,6 +72,10 @@ class SemanticModel {
   // The classes `self.<attr>` may be constructed from here, qualified
   // (ProjectModel::attribute_constructors); empty outside methods.
   std::vector<std::string> self_attribute_constructors(std::string_view attr) const;
+  // Whether `self.<attr>` holds a text tokenizer (ProjectModel::attribute_is_tokenizer).
+  bool self_attribute_is_tokenizer(std::string_view attr) const {
+    return cls_ >= 0 && project_.attribute_is_tokenizer({file_index_, cls_}, attr);
+  }
   // Whether a module expression (`self`, `self.head`, a local built here) is known to
   // hold parameters (ProjectModel::holds_parameters).
   bool holds_parameters(Node module) const;

@@ -220,6 +220,13 @@ bool makes_parameters(std::string_view q) {
   return s.count(last_component(q)) > 0;
 }
 
+bool makes_tokenizer(std::string_view q) {
+  if (!starts_with(q, "transformers.") && !starts_with(q, "tokenizers.")) return false;
+  std::string_view name = last_component(q);
+  if (name == "from_pretrained" || name == "from_file") name = last_component(q.substr(0, q.size() - name.size() - 1));
+  return name.find("Tokenizer") != std::string_view::npos;
+}
+
 bool is_library_module_base(std::string_view q) {
   static const Set s = {"pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
                         "pytorch_lightning.core.module.LightningModule", "lightning.LightningModule",

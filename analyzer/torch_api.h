@@ -40,6 +40,9 @@ bool is_module_class(std::string_view qualified);
 // A torch.nn layer that makes parameters by default (Linear, Conv2d, LayerNorm, LSTM, ...),
 // or `nn.Parameter` itself: what makes a module hold parameters.
 bool makes_parameters(std::string_view qualified);
+// A call that makes a text tokenizer: a transformers or tokenizers tokenizer class, or its
+// `from_pretrained` / `from_file`.
+bool makes_tokenizer(std::string_view qualified);
 // A base class of another library that derives from torch.nn.Module
 // (`pytorch_lightning.LightningModule`, `transformers.PreTrainedModel`): a
 // project class deriving from it is a module, though its sources are not linted.

@@ -23,6 +23,7 @@ class UntraceableCall final : public Check {
       report_autograd(call, ctx);
       report_resize(call, ctx);
       report_generator_argument(call, ctx);
+      report_tokenizer(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
@@ -172,6 +173,20 @@ class UntraceableCall final : public Check {
   }
 
   // `buf.resize_(n)`: TorchDynamo does not trace it (strict export neither).
+  // `self.tokenizer(captions, ...)`, `self.tokenizer.batch_encode_plus(...)`: a tokenizer
+  // works on strings in Python and Rust, which Dynamo does not trace (it breaks inside).
+  void report_tokenizer(Node call, const SemanticModel& ctx) {
+    Node callee = call.field("function").unparenthesized();
+    if (!callee.is(NodeKind::Attribute)) return;
+    Node object = callee.field("object").unparenthesized();
+    Node holder = object.is(NodeKind::Attribute) ? object : callee;  // `self.tok.m(...)` or `self.tok(...)`
+    Node self = holder.field("object").unparenthesized();
+    if (!self.is(NodeKind::Identifier) || self.text(ctx.source()) != ctx.self_name() || ctx.self_name().empty()) return;
+    if (!ctx.self_attribute_is_tokenizer(holder.field("attribute").text(ctx.source()))) return;
+    sink_.report(RuleId::FX502, call.range(),
+                 "a tokenizer works on strings outside torch: TorchDynamo breaks the graph in it; tokenize before "
+                 "the compiled call");
+  }
   void report_resize(Node call, const SemanticModel& ctx) {
     if (support::method_name(call, ctx) != "resize_" || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
     sink_.report(RuleId::FX502, call.range(),

@@ -457,3 +457,21 @@ def test_export_keeps_the_branch_a_tensors_exact_type_takes_while_tracing(tmp_pa
     model, x = load(path), torch.ones(8)
     exported = torch.export.export(model, (x,), strict=False).module()
     assert torch.equal(exported(x), model(x)) != reported
+
+
+def test_dynamo_breaks_in_a_tokenizer_where_fxlint_reports_it(tmp_path):
+    # FX502 for dynamo: a tokenizer made by a project factory (BLIP's init_tokenizer) and called
+    # in forward; Dynamo breaks inside the tokenizer's code.
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "cat", "dog"]) + "\n")
+    helpers = ("from transformers import BertTokenizerFast\n\n\ndef init_tokenizer(path):\n"
+               "    tokenizer = BertTokenizerFast(vocab_file=path)\n    return tokenizer\n")
+    init = f"        self.tokenizer = init_tokenizer({str(vocab)!r})\n        self.emb = nn.Embedding(8, 4)\n"
+    body = "ids = self.tokenizer([\"a cat\"], return_tensors=\"pt\").input_ids\n        return self.emb(ids).sum() * x"
+    path = tmp_path / "tokenized.py"
+    path.write_text(module_source("x = x * 2\n        " + body, helpers, init))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "self.tokenizer([" in text)
+    assert error_lines(tmp_path, "dynamo").get("tokenized") == {line}
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(load(path))(torch.randn(8))
+    assert any(f.filename == str(path) and f.lineno == line for b in explained.break_reasons for f in b.user_stack)
