@@ -582,7 +582,8 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   if (callee.is(NodeKind::Identifier) && value_of(callee).kind == ValueKind::Module) {
     return record_module_call(call, callee);
   }
-  if (callee.is(NodeKind::Subscript) && module_class_of(callee).valid()) {  // self.blocks[i](x)
+  // self.blocks[i](x): of a project class, or a torch.nn one (`nn.ModuleList([nn.Linear(...)])`).
+  if (callee.is(NodeKind::Subscript) && (module_class_of(callee).valid() || value_of(callee).kind == ValueKind::Module)) {
     return record_module_call(call, callee);
   }
   return Value::unknown();

@@ -629,8 +629,8 @@ class Indexer {
         }
       } else if (!callee.empty() && m_.imports.qualify(callee).starts_with("numpy.random.")) {
         cls.attribute_classes[name] = callee;  // `np.random.default_rng(seed)`: a generator
-      } else if (!callee.empty()) {
-        cls.attribute_calls[name] = callee;
+      } else if (!callee.empty() && !cls.attributes.count(name)) {
+        cls.attribute_calls[name] = callee;  // its first and, unless erased below, only value
       }
     }
     if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
@@ -654,6 +654,8 @@ class Indexer {
     }
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (inserted) return;
+    // Assigned again: what a factory made first is not all it holds.
+    if (auto made = cls.attribute_calls.find(name); made != cls.attribute_calls.end()) cls.attribute_calls.erase(made);
     // A sub-module that some method sets to None (`self.final_proj = None` to drop a
     // pre-training head) is still a module where compiled code calls it.
     bool module_or_none = (it->second.kind == ValueKind::Module && v.kind == ValueKind::None) ||

@@ -324,9 +324,14 @@ FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dott
 }
 
 Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
-  return first_in_hierarchy<Value>(c, Value::unknown(), [&](ClassRef, const ClassInfo& info) -> std::optional<Value> {
+  return first_in_hierarchy<Value>(c, Value::unknown(), [&](ClassRef cur, const ClassInfo& info) -> std::optional<Value> {
     auto it = info.attributes.find(attr);
     if (it == info.attributes.end()) return std::nullopt;
+    // `self.layers = _get_clones(layer, n)`: a project function that returns a module.
+    if (auto made = info.attribute_calls.find(attr); it->second.kind == ValueKind::Unknown && made != info.attribute_calls.end()) {
+      std::string q = file(cur.file).imports.qualify(made->second);
+      if (is_module_factory(cur.file, q.empty() ? made->second : q)) return Value::of(ValueKind::Module);
+    }
     return it->second;
   });
 }
@@ -533,8 +538,7 @@ const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified,
   return it == globals.end() ? nullptr : &it->second;
 }
 
-bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, int depth) const {
-  if (torch_api::makes_tokenizer(qualified)) return true;
+bool ProjectModel::returns_made(int file, std::string_view qualified, int depth, const MadeBy& made) const {
   std::string own(qualified);
   if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
   auto [file_index, function] = find_exported(own, &FileModel::top_functions);
@@ -547,7 +551,7 @@ bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, in
     Node callee = call.field("function").unparenthesized();
     std::string q = fm.imports.qualify(callee, fm.source);
     if (q.empty() && callee.is(NodeKind::Identifier)) q = callee.text(fm.source);  // a function of that file
-    return !q.empty() && is_tokenizer_factory(file_index, q, depth + 1);
+    return !q.empty() && made(file_index, q, depth + 1);
   };
   Node body = fm.functions[static_cast<size_t>(function)].node.field("body");
   for (const auto& [value, in_except] : returns) {
@@ -566,6 +570,24 @@ bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, in
     if (!assigned) return false;
   }
   return true;
+}
+
+bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, int depth) const {
+  if (torch_api::makes_tokenizer(qualified)) return true;
+  return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
+    return is_tokenizer_factory(f, q, d);
+  });
+}
+
+bool ProjectModel::is_module_factory(int file, std::string_view qualified, int depth) const {
+  if (torch_api::is_module_class(qualified)) return true;
+  std::string own(qualified);
+  if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
+  auto [class_file, cls] = find_exported(own, &FileModel::top_classes);
+  if (class_file >= 0) return is_module_class({class_file, cls});
+  return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
+    return is_module_factory(f, q, d);
+  });
 }
 
 bool ProjectModel::attribute_is_tokenizer(ClassRef c, std::string_view attr) const {

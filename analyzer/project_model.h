@@ -3,6 +3,7 @@
 // (compile regions), which classes are nn.Modules, and name resolution across
 // the files being checked.
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -93,6 +94,9 @@ class ProjectModel {
   // Whether `qualified`, called from `file`, makes a text tokenizer: a tokenizer class or its
   // `from_pretrained`, or a project function every return of which calls one (three deep).
   bool is_tokenizer_factory(int file, std::string_view qualified, int depth = 0) const;
+  // Whether `qualified`, called from `file`, makes a module: a torch.nn or project module
+  // class, or a project function every return of which calls one (DETR's `_get_clones`).
+  bool is_module_factory(int file, std::string_view qualified, int depth = 0) const;
   // Whether the class (or a project base) sets `self.<attr>` to a tokenizer.
   bool attribute_is_tokenizer(ClassRef c, std::string_view attr) const;
 
@@ -115,6 +119,11 @@ class ProjectModel {
   using TopLevel = StringMap<int> FileModel::*;
   // (file, index) of a top-level class or function named by a qualified name; (-1, -1) when none.
   std::pair<int, int> find_exported(const std::string& qualified, TopLevel table) const;
+  // Whether `qualified` (as `file` names it) is a project function every return of which
+  // is a call `made` accepts (given the callee's file, qualified name and depth), directly
+  // or through a local assigned such a call; at most three functions deep.
+  using MadeBy = std::function<bool(int, std::string_view, int)>;
+  bool returns_made(int file, std::string_view qualified, int depth, const MadeBy& made) const;
   static size_t index_of(Tracer t) { return t == Tracer::Fx ? 0 : 1; }
   void compute_regions(const std::vector<std::string>& entry_points, Tracer tracer);
   // A compile entry: in the region, and handed to a compiler itself.

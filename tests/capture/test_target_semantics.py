@@ -223,6 +223,10 @@ DYNAMO_CASES = {
     "optional_parameter_filled_by_callers": ("return scaled(x, x.abs())", "",
                                              "def scaled(x, length=None):\n    n = length.max().item()\n"
                                              "    return x * n\n"),
+    # Sub-modules made by a project function that returns a module (DETR's _get_clones).
+    "submodules_from_a_factory": ("h = x\n        for layer in self.layers:\n            h = layer(h)\n"
+                                  "        if h.sum() > 0:\n            return h\n        return -h", "        self.layers = clones(nn.Linear(8, 8), 2)\n",
+                                  "def clones(module, n):\n    return nn.ModuleList([copy.deepcopy(module) for _ in range(n)])\n"),
     # torch.onnx.is_in_onnx_export() is false under Dynamo: its arm never runs, the rest does.
     "onnx_export_guard": ("if torch.onnx.is_in_onnx_export():\n            warnings.warn(\"onnx\")\n"
                           "            return x\n        return x * x.sum().item()", ""),
