@@ -146,6 +146,7 @@ bool ProjectModel::traced_path(FunctionRef f, int guard, Tracer tracer) {
     auto cached = truths.find(cond.id());
     if (cached != truths.end()) return cached->second;
     std::optional<bool> t = truth_when_traced(cond, fm.source, [&](Node leaf) -> std::optional<bool> {
+      if (leaf.is(NodeKind::Identifier)) return constant_global_truth(f.file, f.function, leaf.text(fm.source));
       if (!leaf.is(NodeKind::Call)) return std::nullopt;
       Node callee = leaf.field("function");
       return truth_of_hatch(hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source)), tracer);
@@ -513,6 +514,24 @@ int ProjectModel::method_class(int file, int function) const {
     if (f.functions[static_cast<size_t>(s)].cls >= 0) return f.functions[static_cast<size_t>(s)].cls;
   }
   return -1;
+}
+
+std::optional<bool> ProjectModel::constant_global_truth(int file_index, int function, std::string_view name) const {
+  const FileModel& f = file(file_index);
+  for (int s = function; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
+    const FunctionInfo& info = f.functions[static_cast<size_t>(s)];
+    if (info.globals.count(name)) break;
+    if (info.locals.count(name) || info.nonlocals.count(name)) return std::nullopt;
+  }
+  auto it = f.globals.find(name);
+  if (it == f.globals.end() || it->second.is_function_or_class || is_mutable_global(file_index, name)) return std::nullopt;
+  Node bound = it->second.first_binding;
+  Node assignment = bound ? bound.parent() : Node();
+  if (!assignment || !assignment.is(NodeKind::Assignment) || !(assignment.field("left") == bound)) return std::nullopt;
+  Node value = assignment.field("right").unparenthesized();
+  if (value.is(NodeKind::True)) return true;
+  if (value.is(NodeKind::False) || value.is(NodeKind::None)) return false;
+  return std::nullopt;
 }
 
 bool ProjectModel::is_mutable_global(int file, std::string_view name) const {

@@ -80,6 +80,10 @@ class ProjectModel {
   ClassRef self_attribute_element_class(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
+  // `VERBOSE`, read in function `function` of `file`: the truth of a module-level name
+  // bound once, to True, False or None, and never rebound or written from elsewhere
+  // (`if VERBOSE:` then never runs); nullopt for anything else, a local among them.
+  std::optional<bool> constant_global_truth(int file, int function, std::string_view name) const;
   bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;

@@ -267,6 +267,10 @@ std::optional<SemanticModel::NoneCheck> SemanticModel::none_check(Node cond) con
 
 std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values) const {
   return fxlint::truth_when_traced(cond, src_, [&](Node leaf) -> std::optional<bool> {
+    // `if VERBOSE:` with `VERBOSE = False` bound once at module level.
+    if (leaf.is(NodeKind::Identifier) && !local(leaf.text(src_))) {
+      if (std::optional<bool> t = project_.constant_global_truth(file_index_, function_index_, leaf.text(src_))) return t;
+    }
     if (leaf.is(NodeKind::Call)) {
       Node callee = leaf.field("function");
       return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)), tracer_);

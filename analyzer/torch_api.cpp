@@ -257,6 +257,7 @@ uint8_t opaque_decorator(std::string_view q) {
   // Dynamo's opt-outs. They are the escape hatch users write for every
   // target, so they hide the function from the FX target too.
   static const Set opt_outs = {"torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
+                               "torch._disable_dynamo", "torch._compile._disable_dynamo",
                                "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph"};
   if (opt_outs.count(q)) return fx | dynamo;
   // A leaf for FX, which records a call to it; Dynamo traces through.

@@ -227,6 +227,8 @@ DYNAMO_CASES = {
     "submodules_from_a_factory": ("h = x\n        for layer in self.layers:\n            h = layer(h)\n"
                                   "        if h.sum() > 0:\n            return h\n        return -h", "        self.layers = clones(nn.Linear(8, 8), 2)\n",
                                   "def clones(module, n):\n    return nn.ModuleList([copy.deepcopy(module) for _ in range(n)])\n"),
+    # A module-level flag bound once to False: its arm never runs.
+    "constant_flag": ("if VERBOSE:\n            print(x)\n        return x * 2", "", "VERBOSE = False\n"),
     # torch.onnx.is_in_onnx_export() is false under Dynamo: its arm never runs, the rest does.
     "onnx_export_guard": ("if torch.onnx.is_in_onnx_export():\n            warnings.warn(\"onnx\")\n"
                           "            return x\n        return x * x.sum().item()", ""),
