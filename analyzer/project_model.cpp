@@ -212,9 +212,11 @@ torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node 
 }
 
 std::pair<int, int> ProjectModel::find_exported(const std::string& qualified, TopLevel table) const {
-  // Defined in the named module, or re-exported by its imports (`from .x import Cls` in __init__).
+  // Defined in the named module, or re-exported by its imports (`from .x import Cls` in __init__),
+  // through packages of packages (mmdet's `..layers` re-exports `.transformer`, which re-exports
+  // `.utils`); a cycle of re-exports ends at the bound.
   std::string q = qualified;
-  for (int hop = 0; hop < 2 && !q.empty(); ++hop) {
+  for (int hop = 0; hop < 8 && !q.empty(); ++hop) {
     auto [module, name] = split_last(q);
     auto m = by_module_.find(module);
     if (m == by_module_.end()) return {-1, -1};

@@ -157,3 +157,26 @@ def test_torch_imported_through_a_project_module(project, import_line):
     result = project.run("check", "--target", "dynamo", "--output-format", "concise")
     assert result.returncode == 1, result.stdout
     assert result.stdout.splitlines()[0].startswith("models/yolo.py:10:20: FX102")
+
+
+def test_classes_re_exported_through_nested_packages_resolve(project):
+    # mmdet's `from ..layers import PatchEmbed`: layers/__init__ re-exports it from
+    # .transformer, whose __init__ re-exports it from .utils. Its forward returns the
+    # shape as ints, so the sizes the caller slices with are no tensors.
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/models/__init__.py", "")
+    project.write("pkg/layers/__init__.py", "from .transformer import PatchEmbed\n")
+    project.write("pkg/layers/transformer/__init__.py", "from .utils import PatchEmbed\n")
+    project.write("pkg/layers/transformer/utils.py", (
+        "from typing import Tuple\n\nfrom torch import Tensor, nn\n\n\nclass PatchEmbed(nn.Module):\n"
+        "    def forward(self, x: Tensor) -> Tuple[Tensor, Tuple[int]]:\n"
+        "        return x.flatten(2), (x.shape[2], x.shape[3])\n"))
+    project.write("pkg/models/swin.py", (
+        "from torch import nn\n\nfrom ..layers import PatchEmbed\n\n\nclass Window(nn.Module):\n"
+        "    def forward(self, x, hw_shape):\n        h, w = hw_shape\n        if h > 7:\n"
+        "            x = x[:, :, : h * w]\n        return x\n\n\nclass Swin(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.patch_embed = PatchEmbed()\n"
+        "        self.window = Window()\n\n    def forward(self, x):\n"
+        "        y, hw_shape = self.patch_embed(x)\n        return self.window(y, hw_shape)\n"))
+    result = project.run("check", "--target", "dynamo", "--output-format", "concise")
+    assert result.returncode == 0, result.stdout
