@@ -1,5 +1,6 @@
 // FX102: a tensor converted to a Python value: tolist(), numpy(), int(t),
-// all(t), a tensor as a slice bound or as an index into a Python sequence.
+// all(t), a tensor as a slice bound or as an index into a Python sequence; for
+// export, the number of points of linspace read from data.
 #include "rules/check.h"
 #include "rules/check_support.h"
 

@@ -1,8 +1,8 @@
 // FX502: calls into libraries the tracer cannot follow: numpy or math on
 // tensor data, random, time, copy.deepcopy. For Dynamo also recurrent modules,
 // module hooks registered in compiled code, NumPy draws read out of the graph
-// and NumPy generator objects, torch generators, tqdm, resize_, and autograd's
-// entry points; and not what Dynamo models itself (some of random, some
+// and NumPy generator objects, torch generators, tqdm, resize_, tokenizers the
+// module holds, and autograd's entry points; and not what Dynamo models itself (some of random, some
 // copies). For export, not what non-strict export runs as Python.
 #include <unordered_map>
 

@@ -1,6 +1,7 @@
 // FX504: constructs a tracer cannot capture: yield, eval/exec, class
-// definitions inside compiled code, globals()/locals(); for Dynamo, a tensor's
-// requires_grad set by assignment. Each as the target's compiler treats it.
+// definitions inside compiled code, globals()/locals(), a tensor's `.data`, an
+// exact type test of a tensor; for Dynamo, a tensor's requires_grad set by
+// assignment. Each as the target's compiler treats it.
 #include "rules/check.h"
 #include "rules/check_support.h"
 
