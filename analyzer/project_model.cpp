@@ -628,25 +628,14 @@ bool ProjectModel::is_logger_factory(int file, std::string_view qualified, int d
   if (qualified == "logging.getLogger") return true;
   std::string own(qualified);
   if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
-  auto [file_index, function] = find_exported(own, &FileModel::top_functions);
-  if (file_index < 0) {
+  if (find_exported(own, &FileModel::top_functions).first < 0) {
     // Libraries' factories, for code checked without them: both return logging.getLogger(name).
     return qualified == "transformers.utils.logging.get_logger" || qualified == "transformers.logging.get_logger" ||
            qualified == "diffusers.utils.logging.get_logger" || qualified == "diffusers.logging.get_logger";
   }
-  if (depth >= 3) return false;
-  const FileModel& fm = this->file(file_index);
-  const FunctionInfo& info = fm.functions[static_cast<size_t>(function)];
-  std::vector<std::pair<Node, bool>> returns;
-  if (!returned_values(info.node, returns) || returns.empty()) return false;
-  for (const auto& [value, in_except] : returns) {
-    if (!value || !value.is(NodeKind::Call)) return false;
-    Node callee = value.field("function").unparenthesized();
-    std::string q = fm.imports.qualify(callee, fm.source);
-    if (q.empty() && callee.is(NodeKind::Identifier)) q = callee.text(fm.source);  // a function of that file
-    if (q.empty() || !is_logger_factory(file_index, q, depth + 1)) return false;
-  }
-  return true;
+  return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
+    return is_logger_factory(f, q, d);
+  });
 }
 
 void ProjectModel::add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f) {
