@@ -593,22 +593,41 @@ bool ProjectModel::returns_made(int file, std::string_view qualified, int depth,
   return true;
 }
 
+template <typename Compute>
+bool ProjectModel::remembered_factory(char kind, int file, std::string_view qualified, Compute&& compute) const {
+  std::tuple<char, int, std::string> key{kind, file, std::string(qualified)};
+  {
+    std::lock_guard<std::mutex> lock(factories_mutex_);
+    if (auto it = factories_.find(key); it != factories_.end()) return it->second;
+  }
+  bool made = compute();  // unlocked: it asks again for the functions it calls
+  std::lock_guard<std::mutex> lock(factories_mutex_);
+  factories_.emplace(std::move(key), made);
+  return made;
+}
+
 bool ProjectModel::is_tokenizer_factory(int file, std::string_view qualified, int depth) const {
   if (torch_api::makes_tokenizer(qualified)) return true;
-  return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
-    return is_tokenizer_factory(f, q, d);
-  });
+  auto compute = [&] {
+    return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
+      return is_tokenizer_factory(f, q, d);
+    });
+  };
+  return depth > 0 ? compute() : remembered_factory('t', file, qualified, compute);
 }
 
 bool ProjectModel::is_module_factory(int file, std::string_view qualified, int depth) const {
   if (torch_api::is_module_class(qualified)) return true;
-  std::string own(qualified);
-  if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
-  auto [class_file, cls] = find_exported(own, &FileModel::top_classes);
-  if (class_file >= 0) return is_module_class({class_file, cls});
-  return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
-    return is_module_factory(f, q, d);
-  });
+  auto compute = [&] {
+    std::string own(qualified);
+    if (own.find('.') == std::string::npos) own = this->file(file).module_name + "." + own;
+    auto [class_file, cls] = find_exported(own, &FileModel::top_classes);
+    if (class_file >= 0) return is_module_class({class_file, cls});
+    return returns_made(file, qualified, depth, [this](int f, std::string_view q, int d) {
+      return is_module_factory(f, q, d);
+    });
+  };
+  return depth > 0 ? compute() : remembered_factory('m', file, qualified, compute);
 }
 
 bool ProjectModel::attribute_is_tokenizer(ClassRef c, std::string_view attr) const {

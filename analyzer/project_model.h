@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -176,6 +177,12 @@ class ProjectModel {
   mutable std::map<std::pair<int, int>, std::vector<std::pair<int, const Construction*>>> constructions_;
   // HatchPredicate by function, -1 until asked.
   mutable std::vector<std::unique_ptr<std::atomic<int8_t>[]>> hatch_;
+  // What is_module_factory / is_tokenizer_factory answered for (kind, file, qualified): the
+  // walk asks again at every read of a factory-made attribute.
+  mutable std::mutex factories_mutex_;
+  mutable std::map<std::tuple<char, int, std::string>, bool> factories_;
+  template <typename Compute>
+  bool remembered_factory(char kind, int file, std::string_view qualified, Compute&& compute) const;
 };
 
 }  // namespace fxlint
