@@ -898,11 +898,13 @@ class Indexer {
   }
 
   // A call, or `not`/`and`/`or` with one among their operands.
-  static bool calls_at_top(Node cond) {
+  // A call (a project function may report the tracing state) or a bare name (a module
+  // flag bound once), under `not`, `and` and `or`: the project model decides the arms later.
+  static bool decided_later(Node cond) {
     cond = cond.unparenthesized();
-    if (cond.is(NodeKind::Call)) return true;
-    if (cond.is(NodeKind::NotOperator)) return calls_at_top(cond.field("argument"));
-    if (cond.is(NodeKind::BooleanOperator)) return calls_at_top(cond.field("left")) || calls_at_top(cond.field("right"));
+    if (cond.is(NodeKind::Call) || cond.is(NodeKind::Identifier)) return true;
+    if (cond.is(NodeKind::NotOperator)) return decided_later(cond.field("argument"));
+    if (cond.is(NodeKind::BooleanOperator)) return decided_later(cond.field("left")) || decided_later(cond.field("right"));
     return false;
   }
 
@@ -936,9 +938,8 @@ class Indexer {
     body_ctx.hatch = inner.hatch || body_is_hatch;
     Ctx else_ctx = inner;
     else_ctx.hatch = inner.hatch || else_is_hatch;
-    // Arms whose condition calls something (a project function may report the
-    // tracing state): the project model decides later whether a tracer takes them.
-    if (ctx.function >= 0 && calls_at_top(cond)) {
+    // Arms the project model decides later (decided_later): a tracer may never take them.
+    if (ctx.function >= 0 && decided_later(cond)) {
       std::vector<ArmGuard>& guards = fn(ctx).guards;
       body_ctx.guard = static_cast<int>(guards.size());
       guards.push_back({cond, true, ctx.guard});
