@@ -461,7 +461,7 @@ class Indexer {
         if (callee.is(NodeKind::Attribute) && callee.field("object").unparenthesized().is(NodeKind::Call)) {
           Value object = quick_value(callee.field("object"), src, imports);
           std::string_view method = callee.field("attribute").text(src);
-          if (object.kind == ValueKind::Module && returns_receiver(method)) return object;
+          if (object.kind == ValueKind::Module && torch_api::returns_receiver(method)) return object;
           if (!object.is_tensor()) return Value::unknown();
           Value r = torch_api::tensor_method_result(method);
           return r.is_tensor() ? Value::tensor() : Value::unknown();
@@ -663,19 +663,13 @@ class Indexer {
     it->second = module_or_none ? Value::of(ValueKind::Module) : join(it->second, v);
   }
 
-  // Methods of modules and generators that return the object they are called on.
-  static bool returns_receiver(std::string_view m) {
-    return m == "to" || m == "cuda" || m == "cpu" || m == "eval" || m == "train" || m == "requires_grad_" ||
-           m == "half" || m == "float" || m == "double" || m == "bfloat16" || m == "manual_seed";
-  }
-
   // The callee of a construction, through methods that return the object itself:
   // `nn.Linear(4, 4).to(device)`, `torch.Generator().manual_seed(0)`.
   Node constructed_callee(Node call) const {
     Node callee = call.field("function").unparenthesized();
     while (callee.is(NodeKind::Attribute)) {
       Node object = callee.field("object").unparenthesized();
-      if (!returns_receiver(callee.field("attribute").text(src_)) || !object.is(NodeKind::Call)) break;
+      if (!torch_api::returns_receiver(callee.field("attribute").text(src_)) || !object.is(NodeKind::Call)) break;
       callee = object.field("function").unparenthesized();
     }
     return callee;

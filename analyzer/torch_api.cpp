@@ -220,6 +220,14 @@ bool makes_parameters(std::string_view q) {
   return s.count(last_component(q)) > 0;
 }
 
+bool is_module_move_or_cast(std::string_view m) {
+  return m == "to" || m == "cuda" || m == "cpu" || m == "float" || m == "half" || m == "double" || m == "bfloat16";
+}
+
+bool returns_receiver(std::string_view m) {
+  return is_module_move_or_cast(m) || m == "eval" || m == "train" || m == "requires_grad_" || m == "manual_seed";
+}
+
 bool makes_tokenizer(std::string_view q) {
   if (!starts_with(q, "transformers.") && !starts_with(q, "tokenizers.")) return false;
   std::string_view name = last_component(q);

@@ -37,6 +37,11 @@ Value tensor_attribute(std::string_view name);
 
 // `torch.nn.Linear` etc.: constructing one gives an nn.Module.
 bool is_module_class(std::string_view qualified);
+// Module methods that move or cast every parameter and buffer (`to`, `cuda`, `half`, ...).
+bool is_module_move_or_cast(std::string_view method);
+// Methods of modules and generators that return the object they are called on:
+// the moves and casts, `eval`, `train`, `requires_grad_`, `manual_seed`.
+bool returns_receiver(std::string_view method);
 // A torch.nn layer that makes parameters by default (Linear, Conv2d, LayerNorm, LSTM, ...),
 // or `nn.Parameter` itself: what makes a module hold parameters.
 bool makes_parameters(std::string_view qualified);

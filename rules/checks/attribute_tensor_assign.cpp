@@ -1,5 +1,6 @@
 // FX403: `self.x = <tensor>` (or another outer object's attribute) in compiled code;
 // for export, also what non-strict torch.export cannot do to the module it traces.
+#include "analyzer/torch_api.h"
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -40,9 +41,7 @@ class AttributeTensorAssign final : public Check {
       sink_.report(RuleId::FX403, call.range(),
                    "`" + std::string(m) + "` in compiled code: non-strict torch.export leaves the trace's fake "
                    "tensor in the module; register it in `__init__`");
-    } else if ((m == "to" || m == "cuda" || m == "cpu" || m == "float" || m == "half" || m == "double" ||
-                m == "bfloat16") &&
-               ctx.holds_parameters(callee.field("object"))) {
+    } else if (torch_api::is_module_move_or_cast(m) && ctx.holds_parameters(callee.field("object"))) {
       sink_.report(RuleId::FX403, call.range(),
                    "moving or casting a module in compiled code swaps its parameters: non-strict torch.export "
                    "fails; do it before exporting");
