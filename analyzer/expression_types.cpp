@@ -382,6 +382,8 @@ Value SemanticModel::subscript_value(Node sub) const {
       return r;
     }
     case ValueKind::Static: {
+      // `cfg["boxes"]`: an entry of a Python dict, which may hold anything.
+      if (first && first.is(NodeKind::String)) return Value::unknown();
       Value r = Value::of(ValueKind::Static);
       // x.shape[0] of a tensor with data-dependent rows
       bool rows = first && (first.is(NodeKind::Slice) || (first.is(NodeKind::Integer) && first.text(src_) == "0"));
@@ -451,7 +453,13 @@ Value SemanticModel::call_value(Node call) const {
     if (method == "size" || method == "dim" || method == "ndimension" || method == "numel") {
       return Value::of(ValueKind::Static);
     }
-    if (ov.kind == ValueKind::Static) return Value::of(ValueKind::Static);
+    if (ov.kind == ValueKind::Static) {
+      // A Python container is state known at trace time; what its entries hold is not
+      // (`self._stats = dict(**kwargs)` holds tensors).
+      bool entries = method == "items" || method == "values" || method == "get" || method == "pop" ||
+                     method == "setdefault" || method == "popitem";
+      return entries ? Value::unknown() : Value::of(ValueKind::Static);
+    }
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
     if (ov.kind == ValueKind::Module) {
       if (method == "forward" || method == "__call__") return record_module_call(call, object);

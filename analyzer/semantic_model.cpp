@@ -193,6 +193,16 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
       set_local(a[0].text(src_), Value::tensor());
       return;
     }
+    // `isinstance(v, list)` true where nothing was known of v: a Python sequence, which a
+    // tensor index reads as an int (SAM's `[v[i] for i in keep]`).
+    if (a.size() == 2 && a[0].is(NodeKind::Identifier) && truth) {
+      const Value* v = local(a[0].text(src_));
+      std::string q = resolve(a[1]);
+      if (v && v->kind == ValueKind::Unknown && (q == "builtins.list" || q == "builtins.tuple")) {
+        set_local(a[0].text(src_), Value::of(ValueKind::Static));
+      }
+      return;
+    }
     // `isinstance(xs, list)` false where xs is known to be a list of tensors: there it is
     // something else (ultralytics' `shape[2:] if isinstance(feats, list) else int(...)`).
     if (a.size() == 2 && a[0].is(NodeKind::Identifier) && !truth) {
