@@ -82,7 +82,26 @@ class Indexer {
     bool hatch = false;    // inside an escape hatch: no call edges
     bool top_level = true; // a direct statement of the module
     int guard = -1;        // the innermost `if` arm (FunctionInfo::guards) whose condition calls something
+    // The nearest enclosing method's first parameter, however it is named (`self`, `s`);
+    // empty in a static or class method.
+    std::string_view receiver;
   };
+
+  bool is_receiver(Node object, const Ctx& ctx) const {
+    return !ctx.receiver.empty() && object.is(NodeKind::Identifier) && object.text(src_) == ctx.receiver;
+  }
+
+  std::string_view receiver_of(Node def, const FunctionInfo& info) const {
+    if (!info.binds_self() || info.is_classmethod) return {};
+    Node params = def.field("parameters");
+    if (!params) return {};
+    for (Node p : NamedChildren(params)) {
+      if (p.is(NodeKind::Comment)) continue;
+      Node name = parameter_name(p);
+      return name ? name.text(src_) : std::string_view{};
+    }
+    return {};
+  }
 
   // A `def` of this name among the module's own statements, before or after this point.
   bool defines_top_function(std::string_view name) const { return top_defs_.count(name) > 0; }
@@ -322,6 +341,7 @@ class Indexer {
     inner.function = idx;
     inner.cls = -1;
     inner.method_class = ctx.cls >= 0 ? ctx.cls : ctx.method_class;
+    inner.receiver = ctx.cls >= 0 ? receiver_of(def, m_.functions[static_cast<size_t>(idx)]) : ctx.receiver;
     inner.hatch = m_.functions[static_cast<size_t>(idx)].disabled;
     inner.top_level = false;
     if (Node body = def.field("body")) visit_block(body, inner);
@@ -367,6 +387,8 @@ class Indexer {
     };
     if (written == "staticmethod") {
       info.is_static = true;
+    } else if (written == "classmethod") {
+      info.is_classmethod = true;
     } else if (uint8_t opaque = torch_api::opaque_decorator(q)) {
       info.opaque_to |= opaque;
       info.disabled = info.opaque_to == kAllTracers;
@@ -607,7 +629,7 @@ class Indexer {
   void index_self_attribute(Node attr, Node value, const Ctx& ctx) {
     if (ctx.method_class < 0) return;
     Node object = attr.field("object");
-    if (!object.is(NodeKind::Identifier) || object.text(src_) != "self") return;
+    if (!is_receiver(object, ctx)) return;
     ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
     std::string name(attr.field("attribute").text(src_));
     Value v = quick_value(value, src_, m_.imports);
@@ -739,7 +761,7 @@ class Indexer {
     Node list = callee.field("object").unparenthesized();
     if (!list.is(NodeKind::Attribute)) return;
     Node owner = list.field("object").unparenthesized();
-    if (!owner.is(NodeKind::Identifier) || owner.text(src_) != "self") return;
+    if (!is_receiver(owner, ctx)) return;
     std::vector<Node> a = args.children();
     auto [element, is_class] = a.size() == 1 ? argument_class(a[0], ctx) : std::pair<std::string, bool>{};
     if (is_class) element.clear();
@@ -810,7 +832,7 @@ class Indexer {
         pending_.push_back({std::string(object.text(src_)), ctx.function});
       }
       // self.register_buffer("name", tensor)
-      if (ctx.method_class >= 0 && object.is(NodeKind::Identifier) && object.text(src_) == "self" && method &&
+      if (ctx.method_class >= 0 && is_receiver(object, ctx) && method &&
           (method.text(src_) == "register_buffer" || method.text(src_) == "register_parameter") && args) {
         std::vector<Node> a = args.children();
         if (!a.empty() && a[0].is(NodeKind::String)) {
@@ -857,7 +879,7 @@ class Indexer {
     } else if (callee.is(NodeKind::Attribute)) {
       Node object = callee.field("object").unparenthesized();
       std::string attr(callee.field("attribute").text(src_));
-      if (object.is(NodeKind::Identifier) && object.text(src_) == "self") {
+      if (is_receiver(object, ctx)) {
         f.calls.push_back({CallEdge::Kind::SelfMethod, attr, ctx.guard});
       } else if (object.is(NodeKind::Call) && dotted_text(object.field("function"), src_) == "super") {
         f.calls.push_back({CallEdge::Kind::SuperMethod, attr, ctx.guard});
