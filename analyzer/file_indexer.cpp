@@ -82,8 +82,8 @@ class Indexer {
     bool hatch = false;    // inside an escape hatch: no call edges
     bool top_level = true; // a direct statement of the module
     int guard = -1;        // the innermost `if` arm (FunctionInfo::guards) whose condition calls something
-    // The nearest enclosing method's first parameter, however it is named (`self`, `s`);
-    // empty in a static or class method.
+    // The nearest enclosing method's first parameter, however it is named (`self`, `s`,
+    // a class method's `cls`); empty in a static method.
     std::string_view receiver;
   };
 
@@ -92,7 +92,7 @@ class Indexer {
   }
 
   std::string_view receiver_of(Node def, const FunctionInfo& info) const {
-    if (!info.binds_self() || info.is_classmethod) return {};
+    if (!info.binds_self()) return {};
     Node params = def.field("parameters");
     if (!params) return {};
     for (Node p : NamedChildren(params)) {
@@ -387,8 +387,6 @@ class Indexer {
     };
     if (written == "staticmethod") {
       info.is_static = true;
-    } else if (written == "classmethod") {
-      info.is_classmethod = true;
     } else if (uint8_t opaque = torch_api::opaque_decorator(q)) {
       info.opaque_to |= opaque;
       info.disabled = info.opaque_to == kAllTracers;

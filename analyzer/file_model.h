@@ -58,7 +58,6 @@ struct FunctionInfo {
   uint8_t opaque_to = 0;  // Tracer bits: called without being traced into
   bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
-  bool is_classmethod = false;  // @classmethod: its first parameter is the class
   // Decorators as the imports qualify them that name no torch API here, which
   // may re-export one from a project module (ProjectModel resolves them), or
   // are project functions whose wrapper runs in place of this one; a decorator

@@ -1,5 +1,7 @@
 #include "analyzer/semantic_model.h"
 
+#include <algorithm>
+
 #include "analyzer/parameter_name.h"
 #include "analyzer/torch_api.h"
 #include "analyzer/trace_truth.h"
@@ -193,31 +195,32 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
       set_local(a[0].text(src_), Value::tensor());
       return;
     }
-    // `isinstance(v, list)` true where nothing was known of v: a Python sequence, which a
-    // tensor index reads as an int (SAM's `[v[i] for i in keep]`).
-    if (a.size() == 2 && a[0].is(NodeKind::Identifier) && truth) {
-      const Value* v = local(a[0].text(src_));
-      std::string q = resolve(a[1]);
-      if (v && v->kind == ValueKind::Unknown && (q == "builtins.list" || q == "builtins.tuple")) {
+    if (a.size() != 2 || !a[0].is(NodeKind::Identifier)) return;
+    const Value* v = local(a[0].text(src_));
+    if (!v) return;
+    std::vector<std::string> classes;  // `isinstance(v, (list, tuple))` names each
+    Node spec = a[1].unparenthesized();
+    if (spec.is(NodeKind::Tuple)) {
+      for (Node c : NamedChildren(spec)) classes.push_back(resolve(c));
+    } else {
+      classes.push_back(resolve(spec));
+    }
+    auto sequence_class = [](const std::string& q) { return q == "builtins.list" || q == "builtins.tuple"; };
+    if (truth) {
+      // Nothing was known of v: a Python sequence, which a tensor index reads as an int
+      // (SAM's `[v[i] for i in keep]`).
+      if (v->kind == ValueKind::Unknown && !classes.empty() && std::all_of(classes.begin(), classes.end(), sequence_class)) {
         set_local(a[0].text(src_), Value::of(ValueKind::Static));
       }
       return;
     }
-    // `isinstance(xs, list)` false where xs is known to be a list of tensors: there it is
-    // something else (ultralytics' `shape[2:] if isinstance(feats, list) else int(...)`).
-    if (a.size() == 2 && a[0].is(NodeKind::Identifier) && !truth) {
-      const Value* v = local(a[0].text(src_));
-      if (!v) return;
-      bool sequence = v->kind == ValueKind::TensorSequence, dict = v->kind == ValueKind::TensorDict;
-      if (!sequence && !dict) return;
-      std::vector<Node> classes{a[1].unparenthesized()};
-      if (classes[0].is(NodeKind::Tuple)) classes = classes[0].children();
-      for (Node c : classes) {
-        std::string q = resolve(c);
-        if ((sequence && (q == "builtins.list" || q == "builtins.tuple")) || (dict && q == "builtins.dict")) {
-          set_local(a[0].text(src_), Value::unknown());
-          return;
-        }
+    // False where v is known to be a list of tensors: there it is something else
+    // (ultralytics' `shape[2:] if isinstance(feats, list) else int(...)`).
+    bool sequence = v->kind == ValueKind::TensorSequence, dict = v->kind == ValueKind::TensorDict;
+    for (const std::string& q : classes) {
+      if ((sequence && sequence_class(q)) || (dict && q == "builtins.dict")) {
+        set_local(a[0].text(src_), Value::unknown());
+        return;
       }
     }
   }
