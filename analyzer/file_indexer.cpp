@@ -1,6 +1,7 @@
 // Pass one: a single traversal of a file's tree that fills its FileModel.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -72,6 +73,7 @@ class Indexer {
     }
     visit_block(root, Ctx{});
     resolve_pending_mutations();
+    record_passed_classes();
   }
 
  private:
@@ -641,9 +643,13 @@ class Indexer {
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(constructed_callee(r), src_);
       std::string element = container_element_class(r);
-      if (!element.empty()) cls.attribute_element_classes[name] = element;
+      if (!element.empty()) {
+        cls.attribute_element_classes[name] = element;
+        attribute_builds_[{ctx.method_class, name}].push_back(element);
+      }
       if (!callee.empty() && is_capitalized(callee)) {
         cls.attribute_classes[name] = callee;
+        attribute_builds_[{ctx.method_class, name}].push_back(callee);
         if (v.kind == ValueKind::Unknown && !torch_api::is_module_class(m_.imports.qualify(callee))) {
           v = Value::of(ValueKind::Module);  // resolved later
         }
@@ -848,6 +854,7 @@ class Indexer {
     }
 
     if (callee.is(NodeKind::Attribute) && args) note_element_append(callee, args, ctx);
+    if (args && ctx.method_class >= 0) note_passed_attributes(args, ctx);
 
     std::string written = dotted_text(callee, src_);
     std::string q = m_.imports.qualify(written);
@@ -966,6 +973,30 @@ class Indexer {
     }
   }
 
+  // `f(self.block)`, `g(x, layer=self.block)`: the attribute's module is handed on.
+  void note_passed_attributes(Node args, const Ctx& ctx) {
+    for (Node a : NamedChildren(args)) {
+      Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
+      if (!v) continue;
+      v = v.unparenthesized();
+      if (v.is(NodeKind::Attribute) && is_receiver(v.field("object").unparenthesized(), ctx)) {
+        passed_attributes_.insert({ctx.method_class, std::string(v.field("attribute").text(src_))});
+      }
+    }
+  }
+
+  // Every class a handed-on attribute is built from, on the class that hands it on.
+  void record_passed_classes() {
+    for (const auto& key : passed_attributes_) {
+      auto built = attribute_builds_.find(key);
+      if (built == attribute_builds_.end()) continue;
+      std::vector<std::string>& out = m_.classes[static_cast<size_t>(key.first)].passed_classes;
+      for (const std::string& c : built->second) {
+        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+      }
+    }
+  }
+
   void resolve_pending_mutations() {
     for (const auto& [name, function] : pending_) {
       bool local = false;
@@ -999,6 +1030,10 @@ class Indexer {
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
   std::map<std::pair<int, std::string>, std::string> local_instances_;
+  // (class, attribute) of `self.<attr>` passed as an argument, and every class
+  // (or ModuleList element class) assigned to it, dotted as written.
+  std::set<std::pair<int, std::string>> passed_attributes_;
+  std::map<std::pair<int, std::string>, std::vector<std::string>> attribute_builds_;
   // A constructor's locals: (function, name) -> what every binding so far holds, joined.
   std::map<std::pair<int, std::string>, Value> constructor_locals_;
 };

@@ -117,6 +117,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     for (const std::string& k : c.constructed) h.bytes(k);
     h.unordered(c.attribute_parameters, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_parameter_builds, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    for (const std::string& k : c.passed_classes) h.bytes(k);
   }
   for (const Construction& c : m.constructions) {
     h.bytes(c.callee);

@@ -111,6 +111,10 @@ struct ClassInfo {
   // `self.<attr> = <parameter>(...)` in `__init__`: the parameter's name. The
   // attribute holds an instance of the class constructions pass there.
   StringMap<std::string> attribute_parameter_builds;
+  // Classes, dotted as written, of the sub-modules a method hands on as an
+  // argument (`block(x, rel_pos=self.rel_pos)`): whoever receives one calls it
+  // where the analysis does not follow, with arguments it does not see.
+  std::vector<std::string> passed_classes;
 };
 
 // A construction that passes instances of known classes: `Heads(pool)` after

@@ -431,6 +431,20 @@ const std::vector<ClassRef>* ProjectModel::direct_subclasses(ClassRef c) const {
   return it == subclasses_.end() ? nullptr : &it->second;
 }
 
+bool ProjectModel::handed_on(ClassRef c) const {
+  std::call_once(handed_on_once_, [&] {
+    for (size_t f = 0; f < files_.size(); ++f) {
+      for (const ClassInfo& info : file(static_cast<int>(f)).classes) {
+        for (const std::string& dotted : info.passed_classes) {
+          ClassRef r = resolve_class(static_cast<int>(f), dotted);
+          if (r.file >= 0) handed_on_.insert({r.file, r.cls});
+        }
+      }
+    }
+  });
+  return handed_on_.count({c.file, c.cls}) > 0;
+}
+
 std::vector<FunctionRef> ProjectModel::overrides(ClassRef c, std::string_view name) const {
   std::vector<FunctionRef> out;
   if (!direct_subclasses(c)) return out;  // most classes have no project subclass

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -102,6 +103,9 @@ class ProjectModel {
   // Whether `qualified`, called from `file`, makes a module: a torch.nn or project module
   // class, or a project function every return of which calls one (DETR's `_get_clones`).
   bool is_module_factory(int file, std::string_view qualified, int depth = 0) const;
+  // Whether a project module hands an instance of `c` on as an argument
+  // (`block(x, rel_pos=self.rel_pos)`): it is then called where no walk sees it.
+  bool handed_on(ClassRef c) const;
   // Whether the class (or a project base) sets `self.<attr>` to a tokenizer.
   bool attribute_is_tokenizer(ClassRef c, std::string_view attr) const;
 
@@ -172,6 +176,9 @@ class ProjectModel {
   const std::vector<ClassRef>* direct_subclasses(ClassRef c) const;
   mutable std::once_flag subclasses_once_;
   mutable std::map<std::pair<int, int>, std::vector<ClassRef>> subclasses_;
+  // The classes of handed_on, built when first asked.
+  mutable std::once_flag handed_on_once_;
+  mutable std::set<std::pair<int, int>> handed_on_;
   // Constructions by the class constructed, built when first asked.
   mutable std::once_flag constructions_once_;
   mutable std::map<std::pair<int, int>, std::vector<std::pair<int, const Construction*>>> constructions_;

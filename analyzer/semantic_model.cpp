@@ -306,7 +306,12 @@ void SemanticModel::bind_parameters() {
   Node params = fn_.node.field("parameters");
   if (!params) return;
   bool is_method = fn_.binds_self();
-  bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls});
+  // A module handed on as an argument, that no compiled code is seen calling, is
+  // called elsewhere with what its receiver chooses (`rel_pos(i, j)` with sizes):
+  // its inputs are not known to be tensors.
+  bool called = known_ && known_->called(file_index_, function_index_);
+  bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls}) &&
+                    (called || !project_.handed_on({file_index_, fn_.cls}));
   size_t index = 0;
   for (Node p : NamedChildren(params)) {
     size_t param_index = index++;
