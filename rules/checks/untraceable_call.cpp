@@ -72,18 +72,20 @@ class UntraceableCall final : public Check {
         sink_.report(RuleId::FX502, call.range(),
                      "`" + q + "` without a size draws one number, which TorchDynamo reads out of the graph: the "
                      "graph breaks");
-      } else if (needs_number(call, ctx)) {
-        sink_.report(RuleId::FX502, call.range(),
-                     "`" + q + "` draws inside the graph; a branch, loop or slice on the number reads it and "
-                     "breaks the graph");
+      } else if (Node use = number_needed_at(call, ctx)) {
+        std::string subject = use == call ? "`" + q + "` draws" : "`" + named(use, ctx) + "` was drawn by `" + q + "`";
+        sink_.report(RuleId::FX502, use.range(),
+                     subject + " inside the graph; a branch, loop or slice on the number reads it and breaks the graph");
       }
       return;
     }
     if (settings_.target == Target::Dynamo && dynamo_models_random(q)) {
-      if (!needs_number(call, ctx)) return;
-      sink_.report(RuleId::FX502, call.range(),
-                   "`" + q + "` gives a number TorchDynamo keeps symbolic; a branch, loop, slice or `int()` on it "
-                   "breaks the graph");
+      Node use = number_needed_at(call, ctx, true);
+      if (!use) return;
+      std::string subject = use == call ? "`" + q + "` gives" : "`" + named(use, ctx) + "` is what `" + q + "` gave,";
+      sink_.report(RuleId::FX502, use.range(),
+                   subject + " a number TorchDynamo keeps symbolic; a branch, loop, slice, `int()` or Python "
+                   "arithmetic on it breaks the graph (only tensor operations take it)");
       return;
     }
     if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
@@ -280,16 +282,50 @@ class UntraceableCall final : public Check {
   // The call's value is needed as a number: in a condition, compared
   // (`random() < p`), a slice or loop bound, or bound to a name that the rest
   // of the function uses so (`p = random.uniform(0, 1)` ... `if p < self.layerdrop:`).
-  static bool needs_number(Node call, const SemanticModel& ctx) {
-    if (ctx.in_condition() || decides(call, ctx.source())) return true;
+  // Where the call's number is needed, which is where the graph breaks: the call
+  // itself, or the first such use of the name it is assigned to (`p =
+  // random.uniform(0, 1)` ... `if p < drop:`); null when nowhere. `symbolic`: a
+  // number Dynamo keeps symbolic (Python's random), which only a tensor
+  // operation takes: Python arithmetic on it needs it too.
+  static Node number_needed_at(Node call, const SemanticModel& ctx, bool symbolic = false) {
+    auto needs = [&](Node e) { return decides(e, ctx.source()) || (symbolic && computed_in_python(e, ctx)); };
+    if (ctx.in_condition() || needs(call)) return call;
     Node p = call.parent();
     while (p && p.is(NodeKind::ParenthesizedExpression)) p = p.parent();
-    if (!p || !p.is(NodeKind::Assignment) || !(p.field("right") == call)) return false;
+    if (!p || !p.is(NodeKind::Assignment) || !(p.field("right") == call)) return {};
     Node name = p.field("left");
-    if (!name || !name.is(NodeKind::Identifier)) return false;
+    if (!name || !name.is(NodeKind::Identifier)) return {};
     Node fn = p;
     while (fn && !fn.is(NodeKind::FunctionDefinition)) fn = fn.parent();
-    return fn && tested_after(fn, name.text(ctx.source()), call.end(), ctx.source());
+    return fn ? first_use_after(fn, name.text(ctx.source()), call.end(), ctx.source(), needs) : Node();
+  }
+
+  static std::string named(Node use, const SemanticModel& ctx) { return std::string(use.text(ctx.source())); }
+
+  // `e` is an operand of Python arithmetic (`n + 1`, `-p`, `1 - p * s` with `s` a
+  // number, `n += 1`) or of a `math` function: TorchDynamo traces a symbolic
+  // Python number only into tensor operations (`x * p`), and breaks on these.
+  static bool computed_in_python(Node e, const SemanticModel& ctx) {
+    Node p = e.parent();
+    while (p && p.is(NodeKind::ParenthesizedExpression)) {
+      e = p;
+      p = p.parent();
+    }
+    if (!p) return false;
+    if (p.is(NodeKind::UnaryOperator)) return true;
+    Node other;
+    if (p.is(NodeKind::BinaryOperator)) other = p.field("left") == e ? p.field("right") : p.field("left");
+    if (p.is(NodeKind::AugmentedAssignment) && p.field("left") == e) other = p.field("right");
+    if (other) {
+      other = other.unparenthesized();
+      if (other.is(NodeKind::Call) && dynamo_models_random(ctx.resolve(other.field("function")))) return true;
+      ValueKind k = ctx.value_of(other).kind;
+      return k == ValueKind::Static || k == ValueKind::TensorData;
+    }
+    if (p.is(NodeKind::ArgumentList) && p.parent() && p.parent().is(NodeKind::Call)) {
+      return ctx.resolve(p.parent().field("function")).starts_with("math.");
+    }
+    return false;
   }
 
   // `e` is compared, negated, an operand of and/or, the test of an if/while,
@@ -326,13 +362,16 @@ class UntraceableCall final : public Check {
            p.field("condition") == e;
   }
 
-  static bool tested_after(Node n, std::string_view name, uint32_t after, std::string_view src) {
-    if (n.end() <= after) return false;
-    if (n.is(NodeKind::Identifier)) return n.start() >= after && n.text(src) == name && decides(n, src);
+  // The first use of `name` after `after` in `n` for which `needs` holds; null when none.
+  template <typename Needs>
+  static Node first_use_after(Node n, std::string_view name, uint32_t after, std::string_view src,
+                              const Needs& needs) {
+    if (n.end() <= after) return {};
+    if (n.is(NodeKind::Identifier)) return n.start() >= after && n.text(src) == name && needs(n) ? n : Node();
     for (Node c : n.children()) {
-      if (tested_after(c, name, after, src)) return true;
+      if (Node use = first_use_after(c, name, after, src, needs)) return use;
     }
-    return false;
+    return {};
   }
 
   // An argument whose value is of one of `kinds`.

@@ -145,6 +145,9 @@ DYNAMO_CASES = {
                       "        return s", ""),
     # Dynamo models Python's random generator: a drawn number is a graph input, until a branch needs it.
     "random_arithmetic": ("return x * random.random() + random.randint(1, 3) * random.uniform(0.5, 1.5)", ""),
+    # Only tensor operations take such a number: Python arithmetic on it does not trace.
+    "random_tensor_operations": ("p = random.random()\n        return x * p * 2 + x * random.randint(1, 3)", ""),
+    "random_python_arithmetic": ("n = random.randrange(3)\n        n += 1\n        return x * n", ""),
     "random_branch": ("if random.random() < 2.0:\n            return x * 2\n        return x", ""),
     "random_gauss": ("return x * random.gauss(0.0, 1.0)", ""),
     "deepcopy_of_numbers": ("sizes = copy.deepcopy((2, 4))\n        return x.view(sizes) * 2", ""),
@@ -282,6 +285,13 @@ def test_dynamo_breaks_exactly_where_fxlint_reports_an_error(dynamo_cases, name)
     # The innermost frame in the case's file: Python's all() runs as Dynamo's polyfill below it.
     breaks = {[f.lineno for f in b.user_stack if f.filename == str(path)][-1] for b in explained.break_reasons
               if any(f.filename == str(path) for f in b.user_stack)}
+    if explained.graph_count == 0:
+        # Dynamo gave up on the whole frame (an unsupported operator where it cannot
+        # resume after a break) and explain lists nothing: fullgraph names the line.
+        torch._dynamo.reset()
+        with pytest.raises(torch._dynamo.exc.Unsupported) as failed:
+            torch.compile(load(path), fullgraph=True, backend="eager")(torch.randn(8))
+        breaks = {[f.lineno for f in failed.value.real_stack if f.filename == str(path)][-1]}
     assert breaks == errors.get(name, set()), f"{name}: Dynamo breaks at {sorted(breaks)}"
 
 
