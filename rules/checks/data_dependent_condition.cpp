@@ -13,8 +13,12 @@ class DataDependentCondition final : public Check {
   using Check::Check;
   void on_condition(Node test, ConditionKind kind, Node, const SemanticModel& ctx) override {
     // torch.export turns an assert on a data-dependent value into a runtime
-    // assert of the program (`_assert_scalar`) instead of failing.
-    if (kind == ConditionKind::Assert && settings_.target == Target::Export) return;
+    // assert of the program (`_assert_scalar`) instead of failing; a `len()` in
+    // it still must give a Python int (`assert len(boxes) == len(labels)`).
+    if (kind == ConditionKind::Assert && settings_.target == Target::Export) {
+      report_lengths_in(test.unparenthesized(), ctx);
+      return;
+    }
     Node t = test.unparenthesized();
     // `not`, `and` and `or` decide on their operands, which come as their own conditions.
     if (t.is(NodeKind::NotOperator) || t.is(NodeKind::BooleanOperator)) return;
@@ -32,9 +36,15 @@ class DataDependentCondition final : public Check {
   // Inside a condition the test itself is reported; as a `range()` bound, the
   // loop (FX105).
   void on_call(Node call, const SemanticModel& ctx) override {
-    if (ctx.in_condition() || ctx.resolve(call.field("function")) != "builtins.len") return;
+    if (ctx.in_condition()) return;
     Node list = call.parent();
     if (list.is(NodeKind::ArgumentList) && ctx.resolve(list.parent().field("function")) == "builtins.range") return;
+    report_length(call, ctx);
+  }
+
+ private:
+  void report_length(Node call, const SemanticModel& ctx) {
+    if (ctx.resolve(call.field("function")) != "builtins.len") return;
     const std::vector<Node>& args = support::positional_args(call, ctx);
     if (args.size() != 1) return;
     Value v = ctx.value_of(args[0]);
@@ -42,6 +52,12 @@ class DataDependentCondition final : public Check {
     sink_.report(RuleId::FX106, call.range(),
                  "`len()` of a tensor whose rows depend on its data must give a Python int: torch.export and "
                  "torch.fx cannot tell it when tracing");
+  }
+
+  void report_lengths_in(Node e, const SemanticModel& ctx) {
+    if (e.is(NodeKind::Lambda) || e.is(NodeKind::ListComprehension) || e.is(NodeKind::GeneratorExpression)) return;
+    if (e.is(NodeKind::Call)) report_length(e, ctx);
+    for (Node c : NamedChildren(e)) report_lengths_in(c, ctx);
   }
 };
 
