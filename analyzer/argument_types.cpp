@@ -1,5 +1,7 @@
 #include "analyzer/argument_types.h"
 
+#include <array>
+
 namespace fxlint {
 
 namespace {
@@ -30,6 +32,7 @@ Value joined_value(const Value& a, const Value& b) {
 ArgumentTypes::ArgumentTypes(const ArgumentTypes& other) {
   std::lock_guard<std::mutex> lock(other.mutex_);
   joined_ = other.joined_;
+  closures_ = other.closures_;
   returns_ = other.returns_;
   consulted_ = other.consulted_;
 }
@@ -38,6 +41,7 @@ ArgumentTypes& ArgumentTypes::operator=(const ArgumentTypes& other) {
   if (this == &other) return *this;
   std::scoped_lock lock(mutex_, other.mutex_);
   joined_ = other.joined_;
+  closures_ = other.closures_;
   returns_ = other.returns_;
   consulted_ = other.consulted_;
   return *this;
@@ -51,6 +55,7 @@ bool ArgumentTypes::called(int file, int function) const {
 bool ArgumentTypes::same_calls(const ArgumentTypes& other, int file, int function) const {
   if (this == &other) return true;
   std::scoped_lock lock(mutex_, other.mutex_);
+  if (!same_entries(closures_, other.closures_, std::array{std::pair{file, function}})) return false;
   auto mine = joined_.find({file, function});
   auto theirs = other.joined_.find({file, function});
   if (mine == joined_.end() || theirs == other.joined_.end()) {
@@ -63,6 +68,9 @@ void ArgumentTypes::merge(const ArgumentTypes& other) {
   if (this == &other) return;
   std::scoped_lock lock(mutex_, other.mutex_);
   for (const auto& [key, values] : other.joined_) record_locked(key, values);
+  for (const auto& [key, names] : other.closures_) {
+    for (const auto& [name, v] : names) closure_locked(key, name, v);
+  }
   for (const auto& [key, r] : other.returns_) {
     auto [it, first] = returns_.try_emplace(key, r);
     if (!first) it->second = Returned::join(it->second, r);
@@ -110,7 +118,7 @@ std::optional<ArgumentTypes::Returned> ArgumentTypes::returned(int file, int fun
 bool ArgumentTypes::operator==(const ArgumentTypes& other) const {
   if (this == &other) return true;
   std::scoped_lock lock(mutex_, other.mutex_);
-  return joined_ == other.joined_ && returns_ == other.returns_;
+  return joined_ == other.joined_ && closures_ == other.closures_ && returns_ == other.returns_;
 }
 
 void ArgumentTypes::record(int file, int function, const std::vector<Value>& by_parameter) {
@@ -126,6 +134,26 @@ void ArgumentTypes::record_locked(const std::pair<int, int>& key, const std::vec
   for (size_t i = 0; i < known.size(); ++i) {
     known[i] = joined_value(known[i], i < by_parameter.size() ? by_parameter[i] : Value::unknown());
   }
+}
+
+void ArgumentTypes::record_closure(int file, int function, std::string_view name, const Value& value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closure_locked({file, function}, name, value);
+}
+
+void ArgumentTypes::closure_locked(const std::pair<int, int>& key, std::string_view name, const Value& value) {
+  auto& names = closures_[key];
+  auto it = names.find(name);
+  if (it == names.end()) names.emplace(std::string(name), value);
+  else it->second = joined_value(it->second, value);
+}
+
+Value ArgumentTypes::closure(int file, int function, std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = closures_.find({file, function});
+  if (it == closures_.end()) return Value::unknown();
+  auto v = it->second.find(name);
+  return v == it->second.end() ? Value::unknown() : v->second;
 }
 
 Value ArgumentTypes::parameter(int file, int function, size_t index) const {

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +31,11 @@ class ArgumentTypes {
   Value parameter(int file, int function, size_t index) const;
   // Whether any call of the function was recorded.
   bool called(int file, int function) const;
+  // What a nested function's free name `name` holds where the enclosing
+  // function defines it, joined over the walks that did; Unknown when none.
+  // A closure reads its enclosing function's `size` as that function has it.
+  void record_closure(int file, int function, std::string_view name, const Value& value);
+  Value closure(int file, int function, std::string_view name) const;
   // Whether `other` knows the same of the function's calls: a walk of that
   // function then sees the same parameters with either.
   bool same_calls(const ArgumentTypes& other, int file, int function) const;
@@ -59,9 +66,11 @@ class ArgumentTypes {
 
  private:
   void record_locked(const std::pair<int, int>& key, const std::vector<Value>& by_parameter);
+  void closure_locked(const std::pair<int, int>& key, std::string_view name, const Value& value);
 
   mutable std::mutex mutex_;
   std::map<std::pair<int, int>, std::vector<Value>> joined_;
+  std::map<std::pair<int, int>, std::map<std::string, Value, std::less<>>> closures_;
   std::map<std::pair<int, int>, Returned> returns_;
   std::set<std::pair<int, int>> consulted_;  // not merged: what one walk read
 };

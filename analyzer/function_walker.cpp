@@ -124,10 +124,12 @@ class Walker {
       }
       case NodeKind::FunctionDefinition:
       case NodeKind::ClassDefinition:
+        if (s.is(NodeKind::FunctionDefinition)) model_.record_closures(s);
         if (Node name = s.field("name")) model_.bind(name, Value::unknown());
         break;
       case NodeKind::DecoratedDefinition:
         if (Node def = s.field("definition")) {
+          if (def.is(NodeKind::FunctionDefinition)) model_.record_closures(def);
           if (Node name = def.field("name")) model_.bind(name, Value::unknown());
         }
         break;

@@ -557,11 +557,52 @@ std::string_view SemanticModel::operator_of(Node expr) const {
 Value SemanticModel::lookup(Node id) const {
   std::string_view name = id.text(src_);
   if (const Value* v = local(name)) return *v;
-  if (scope_of(name) == NameScope::Global) {
+  NameScope scope = scope_of(name);
+  if (scope == NameScope::Global) {
     const GlobalFacts* g = global_facts(name);
     if (g && !g->is_mutable()) return g->value;
   }
+  // A closure's free name: what it held where the enclosing function defined this one.
+  if (scope == NameScope::Enclosing && known_ && !contains(fn_.nonlocals, name)) {
+    return known_->closure(file_index_, function_index_, name);
+  }
   return Value::unknown();
+}
+
+void SemanticModel::record_closures(Node def) const {
+  if (!record_ || quiet_ > 0) return;
+  Node name = def.field("name");
+  auto nested = name ? fn_.nested.find(name.text(src_)) : fn_.nested.end();
+  if (nested == fn_.nested.end()) return;
+  const FunctionInfo& inner = file_.functions[static_cast<size_t>(nested->second)];
+  std::unordered_set<std::string_view> seen;
+  auto visit = [&](auto&& self, Node n) -> void {
+    if (n.is(NodeKind::Identifier)) {
+      Node p = n.parent();
+      // `obj.name` and `f(name=...)` name no variable.
+      if (p && ((p.is(NodeKind::Attribute) && p.field("attribute") == n) ||
+                (p.is(NodeKind::KeywordArgument) && p.field("name") == n))) {
+        return;
+      }
+      std::string_view id = n.text(src_);
+      if (!seen.insert(id).second || inner.locals.count(id) || contains(inner.nonlocals, id) ||
+          contains(inner.globals, id) || contains(fn_.nonlocals, id)) {
+        return;
+      }
+      NameScope scope = scope_of(id);
+      if (scope != NameScope::Local && scope != NameScope::Enclosing) return;
+      Value v = lookup(n);
+      // As for an argument: Dynamo broke where a value was drawn from data.
+      if (v.is_tensor_data()) {
+        v = Value::of(ValueKind::Static);
+        v.data_dependent = true;
+      }
+      if (v.kind != ValueKind::Unknown) record_->record_closure(file_index_, nested->second, id, v);
+      return;
+    }
+    for (Node c : NamedChildren(n)) self(self, c);
+  };
+  if (Node body = def.field("body")) visit(visit, body);
 }
 
 Value SemanticModel::target_value(Node t) const {

@@ -128,6 +128,9 @@ class SemanticModel {
   void merge(const Snapshot& other);
 
   void bind_parameters();
+  // At the `def` of a nested function: records what its free names hold here,
+  // which its own walk reads (a closure of `forward` sees its tensors).
+  void record_closures(Node def) const;
   // The value of `expr` from the values of its parts (walked, else inferred).
   Value type_of(Node expr) const;
   // The walk passed `expr`, which held `value`.
