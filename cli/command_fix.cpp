@@ -79,6 +79,7 @@ struct PlannedFile {
 struct FixPlan {
   std::vector<PlannedFile> files;
   std::vector<SourceInput> inputs;  // per file, as check_sources takes them (the text set per pass)
+  std::vector<SourceInput> context;  // the files they import, analysed with them (import_context.h)
   CheckOptions options;             // one analysis of every file, as `check` does it
   std::vector<std::string> problems;  // files that cannot be fixed, and why
   std::vector<std::string> warnings;  // about the settings
@@ -103,7 +104,11 @@ FixPlan plan_fix(const LintRequest& request, const fs::path& cwd) {
   plan.options.jobs = request.jobs;
   std::set<const Config*> seen;
   std::map<fs::path, size_t> targets_of;  // by config root
-  for (SourceFile& source : read_source_files(found.files, request.jobs)) {
+  std::vector<SourceFile> sources = read_source_files(found.files, request.jobs);
+  for (ImportedFile& f : imported_files(sources, modules)) {
+    plan.context.push_back(context_input(request, configs.for_file(f.source.path), f, &plan.warnings));
+  }
+  for (SourceFile& source : sources) {
     std::string shown = display_path(source.path, cwd);
     if (source.error) {
       plan.problems.push_back(shown + ": " + *source.error + "; not fixed");
@@ -363,8 +368,11 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
   }
   std::vector<FixInput> inputs;
   for (const PlannedFile& f : plan.files) inputs.push_back({f.display, f.encoded.text});
+  // The context after the files, whose results are dropped.
+  plan.inputs.insert(plan.inputs.end(), std::make_move_iterator(plan.context.begin()),
+                     std::make_move_iterator(plan.context.end()));
   LintFunction lint = [&](std::span<const std::string> texts) {
-    for (size_t k = 0; k < plan.inputs.size(); ++k) plan.inputs[k].text = texts[k];
+    for (size_t k = 0; k < texts.size(); ++k) plan.inputs[k].text = texts[k];
     std::vector<std::vector<Diagnostic>> out = check(plan.inputs, plan.options);
     out.resize(texts.size());
     return out;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli/config_resolver.h"
+#include "cli/import_context.h"
 #include "cli/module_name.h"
 #include "cli/python_environment.h"
 #include "cli/source_reader.h"
@@ -47,6 +48,14 @@ SourceInput source_input(const LintRequest& request, const Config& config, const
   SourceInput in{std::move(shown), std::move(module_name), std::move(text), settings.rules, settings.target};
   in.scope = settings.scope;
   in.torch_version = torch_version_for(config, warnings);
+  return in;
+}
+
+SourceInput context_input(const LintRequest& request, const Config& config, ImportedFile& file,
+                          std::vector<std::string>* warnings) {
+  SourceInput in = source_input(request, config, file.source.path, file.source.path.generic_string(),
+                                std::move(file.module_name), std::move(file.source.text), warnings);
+  in.enabled = {};  // analysed for the files that import it; nothing reported
   return in;
 }
 
@@ -101,6 +110,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
   options.release_memory = request.release_memory;
   std::set<const Config*> seen;
   ModuleNamer modules;
+  std::vector<ImportedFile> context = imported_files(sources, modules);
   for (SourceFile& source : sources) {
     FileResult result{source.path, display_path(source.path, cwd), "", {}};
     if (source.error) {
@@ -124,7 +134,14 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     outcome.files.push_back(std::move(result));
   }
 
+  // The project files these import, analysed with them and not reported.
+  size_t linted = inputs.size();
+  for (ImportedFile& f : context) {
+    inputs.push_back(context_input(request, configs.for_file(f.source.path), f, &outcome.warnings));
+  }
+
   std::vector<std::vector<Diagnostic>> found = check_sources(inputs, options);
+  inputs.resize(linted);
   for (size_t i = 0; i < inputs.size(); ++i) {
     FileResult& result = outcome.files[result_index[i]];
     result.text = std::move(inputs[i].text);

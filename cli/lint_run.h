@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/file_discovery.h"
+#include "cli/import_context.h"
 #include "cli/rule_selection.h"
 #include "core/diagnostic.h"
 #include "rules/checker.h"
@@ -55,6 +56,9 @@ FileSettings file_settings(const LintRequest& request, const Config& config,
 SourceInput source_input(const LintRequest& request, const Config& config, const std::filesystem::path& file,
                          std::string shown, std::string module_name, std::string text,
                          std::vector<std::string>* warnings);
+// A file the linted ones import (import_context.h): analysed with them, nothing reported.
+SourceInput context_input(const LintRequest& request, const Config& config, ImportedFile& file,
+                          std::vector<std::string>* warnings);
 // Adds what `config` says about how code reaches a compiler (entry points,
 // compile functions and decorators): one analysis takes those of every config
 // of the files it holds, so that a sub-package's config never splits a project.

@@ -180,3 +180,28 @@ def test_classes_re_exported_through_nested_packages_resolve(project):
         "        y, hw_shape = self.patch_embed(x)\n        return self.window(y, hw_shape)\n"))
     result = project.run("check", "--target", "dynamo", "--output-format", "concise")
     assert result.returncode == 0, result.stdout
+
+
+def test_files_a_checked_file_imports_are_read_but_not_reported(project):
+    # `fxlint check models` knows what `util.ops.valid` returns, as `fxlint check .`
+    # does; the problems in util/ are reported only when util/ is checked.
+    project.write("models/__init__.py", "")
+    project.write("util/__init__.py", "")
+    project.write("util/ops.py", "def valid(scores):\n    print(scores.sum().item())\n    return scores > 0.5\n")
+    project.write("models/net.py", """\
+import torch
+
+from util.ops import valid
+
+
+class Net(torch.nn.Module):
+    def forward(self, boxes, scores):
+        return boxes[valid(scores)]
+""")
+    models = project.run("check", "--target", "dynamo", "--output-format", "concise", "models")
+    assert models.returncode == 1, models.stdout
+    lines = [line for line in models.stdout.splitlines() if ": FX" in line]
+    assert [line.split(" ")[:2] for line in lines] == [["models/net.py:8:16:", "FX301"]]
+    whole = project.run("check", "--target", "dynamo", "--output-format", "concise", ".")
+    assert "models/net.py:8:16: FX301" in whole.stdout
+    assert "util/ops.py:2:5: FX501" in whole.stdout
