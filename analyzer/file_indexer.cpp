@@ -610,10 +610,20 @@ class Indexer {
       items.push_back(args.field("body"));
     } else {
       std::vector<Node> a = args.children();
-      if (a.size() != 1) return {};
-      Node only = a[0].unparenthesized();
-      if (only.is(NodeKind::ListComprehension) || only.is(NodeKind::GeneratorExpression)) items.push_back(only.field("body"));
-      else if (only.is(NodeKind::List) || only.is(NodeKind::Tuple)) items = only.children();
+      // `nn.Sequential(Block(), Block())`: the modules themselves.
+      if (q == "torch.nn.Sequential" && a.size() > 1) {
+        items = a;
+      } else {
+        if (a.size() != 1) return {};
+        Node only = a[0].unparenthesized();
+        // `nn.Sequential(*[Block(...) for _ in ...])`
+        if (q == "torch.nn.Sequential" && only.is(NodeKind::ListSplat) && only.named_child_count() == 1) {
+          only = only.named_child(0).unparenthesized();
+        }
+        if (only.is(NodeKind::ListComprehension) || only.is(NodeKind::GeneratorExpression)) items.push_back(only.field("body"));
+        else if (only.is(NodeKind::List) || only.is(NodeKind::Tuple)) items = only.children();
+        else if (q == "torch.nn.Sequential" && only.is(NodeKind::Call)) items.push_back(only);
+      }
     }
     std::string cls;
     for (Node item : items) {
