@@ -688,6 +688,8 @@ class Indexer {
         return;
       }
     }
+    // `self.scale = self.scale * 2`: arithmetic with numbers keeps it too.
+    if (v.kind == ValueKind::Unknown && arithmetic_on(r, attr.text(src_))) return;
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (inserted) return;
     // Assigned again: what a factory made first is not all it holds.
@@ -697,6 +699,20 @@ class Indexer {
     bool module_or_none = (it->second.kind == ValueKind::Module && v.kind == ValueKind::None) ||
                           (it->second.kind == ValueKind::None && v.kind == ValueKind::Module);
     it->second = module_or_none ? Value::of(ValueKind::Module) : join(it->second, v);
+  }
+
+  // `e` is arithmetic on `attr` and number literals only (`attr * 2`, `1 - attr`, `-attr`).
+  bool arithmetic_on(Node e, std::string_view attr) const {
+    bool found = false;
+    auto visit = [&](auto&& self, Node n) -> bool {
+      n = n.unparenthesized();
+      if (n.is(NodeKind::Integer) || n.is(NodeKind::Float)) return true;
+      if (n.is(NodeKind::Attribute) && n.text(src_) == attr) return found = true;
+      if (n.is(NodeKind::BinaryOperator)) return self(self, n.field("left")) && self(self, n.field("right"));
+      if (n.is(NodeKind::UnaryOperator)) return self(self, n.field("argument"));
+      return false;
+    };
+    return (e.is(NodeKind::BinaryOperator) || e.is(NodeKind::UnaryOperator)) && visit(visit, e) && found;
   }
 
   // The callee of a construction, through methods that return the object itself:
