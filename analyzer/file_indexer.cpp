@@ -902,6 +902,16 @@ class Indexer {
       std::vector<Node> a = args.children();
       if (!a.empty() && !a[0].is(NodeKind::KeywordArgument)) add_compile_seed(a[0], ctx);
     }
+    // A module's forward hook runs inside its forward, which tracers trace: the
+    // hook is compiled code wherever it is registered.
+    if (callee.is(NodeKind::Attribute) && args) {
+      std::string_view method = callee.field("attribute").text(src_);
+      std::vector<Node> a = args.children();
+      if ((method == "register_forward_hook" || method == "register_forward_pre_hook") && !a.empty() &&
+          !a[0].is(NodeKind::KeywordArgument)) {
+        add_compile_seed(a[0], ctx);
+      }
+    }
 
     if (ctx.function < 0 || ctx.hatch) return;
     FunctionInfo& f = fn(ctx);
