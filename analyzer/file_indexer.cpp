@@ -673,6 +673,7 @@ class Indexer {
     if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
       if (v.kind == ValueKind::Unknown && module_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Module);
+      if (v.kind == ValueKind::Unknown && number_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Static);
     }
     if (Node call = some_arm(r); in_constructor && call.is(NodeKind::Call)) {
       Node built = call.field("function");
@@ -748,6 +749,27 @@ class Indexer {
       Node type = p.field("type");
       if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
       return type && torch_api::is_module_class(m_.imports.qualify(type, src_));
+    }
+    return false;
+  }
+
+  // A parameter annotated `int`, `float` or `bool`, or unannotated with a number default
+  // (`momentum=0.1`): what the class keeps from it is a Python number.
+  bool number_parameter(const FunctionInfo& f, std::string_view name) const {
+    Node params = f.node.field("parameters");
+    if (!params) return false;
+    for (Node p : NamedChildren(params)) {
+      Node n = parameter_name(p);
+      if (!n || n.text(src_) != name) continue;
+      Node type = p.field("type");
+      if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
+      if (type) {
+        std::string_view t = type.text(src_);
+        return t == "int" || t == "float" || t == "bool";
+      }
+      Node d = p.field("value");
+      if (d && d.is(NodeKind::UnaryOperator)) d = d.field("argument");
+      return d && (d.is(NodeKind::Integer) || d.is(NodeKind::Float));
     }
     return false;
   }

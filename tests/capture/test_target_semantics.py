@@ -491,3 +491,27 @@ def test_dynamo_breaks_in_a_tokenizer_where_fxlint_reports_it(tmp_path):
     torch._dynamo.reset()
     explained = torch._dynamo.explain(load(path))(torch.randn(8))
     assert any(f.filename == str(path) and f.lineno == line for b in explained.break_reasons for f in b.user_stack)
+
+
+@pytest.mark.parametrize("update,init,reported", [
+    ("self.mask.mul_(2)", "self.mask = torch.ones(3)", True),
+    ("self.mask *= 2", "self.mask = torch.ones(3)", True),
+    ("self.mask.sub_(self.step)", "self.mask = torch.ones(3)\n        self.step = 0.5", True),
+    ("self.mask.mul_(2)", "self.register_buffer(\"mask\", torch.ones(3))", False),
+    ("self.mask.add_(x)", "self.mask = torch.ones(3)", False),
+    ("self.mask.neg_()", "self.mask = torch.ones(3)", False),
+    ("self.mask[0] *= 2", "self.mask = torch.ones(3)", False),
+])
+def test_export_updates_a_plain_tensor_attribute_once_more_while_tracing(tmp_path, update, init, reported):
+    # FX403 for export: non-strict export runs an in-place add_/sub_/mul_/div_ by a Python number
+    # on the attribute's real tensor while tracing, so the module and the program start one update ahead.
+    path = tmp_path / "counter.py"
+    path.write_text(module_source(f"{update}\n        return x + self.mask", "", f"        {init}\n"))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if update in text)
+    assert error_lines(tmp_path, "export").get("counter", set()) == ({line} if reported else set())
+    x = torch.zeros(3)
+    eager = load(path)
+    expected = [eager(x.clone()) for _ in range(3)]
+    exported = torch.export.export(load(path), (x.clone(),), strict=False).module()
+    got = [exported(x.clone()) for _ in range(3)]
+    assert all(torch.equal(a, b) for a, b in zip(expected, got)) != reported
