@@ -312,18 +312,21 @@ FunctionRef ProjectModel::find_method(ClassRef c, std::string_view name) const {
   });
 }
 
-FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
-  if (!dotted.ends_with(".apply")) return {};
-  ClassRef c = resolve_class(file_index, dotted.substr(0, dotted.size() - 6));
-  if (!c.valid()) return {};
-  bool autograd = first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+bool ProjectModel::is_autograd_function(ClassRef c) const {
+  return first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
     for (const std::string& b : info.bases) {
       std::string q = file(cur.file).imports.qualify(b);
       if (q == "torch.autograd.Function" || q == "torch.autograd.function.Function") return true;
     }
     return std::nullopt;
   });
-  return autograd ? find_method(c, "forward") : FunctionRef{};
+}
+
+FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
+  if (!dotted.ends_with(".apply")) return {};
+  ClassRef c = resolve_class(file_index, dotted.substr(0, dotted.size() - 6));
+  if (!c.valid() || !is_autograd_function(c)) return {};
+  return find_method(c, "forward");
 }
 
 Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {

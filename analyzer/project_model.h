@@ -50,6 +50,8 @@ class ProjectModel {
     return entries_[static_cast<size_t>(file)][static_cast<size_t>(function)];
   }
   bool is_module_class(ClassRef c) const;
+  // Whether the class derives (through project classes) from torch.autograd.Function.
+  bool is_autograd_function(ClassRef c) const;
   // Whether the class, its project bases, or the project classes they construct (a few
   // levels deep) construct a torch.nn layer that makes parameters, or `nn.Parameter`.
   bool holds_parameters(ClassRef c, int depth = 0) const;

@@ -95,6 +95,10 @@ class SemanticModel {
   void add_consulted(std::vector<std::pair<int, int>>& out) const;
   // A method of a class that derives (through project classes) from torch.nn.Module.
   bool in_module_class() const;
+  // A method of a class that derives (through project classes) from torch.autograd.Function.
+  bool in_autograd_function() const {
+    return fn_.cls >= 0 && project_.is_autograd_function({file_index_, fn_.cls});
+  }
   // Inside the test of an if/elif/while/ternary/assert.
   bool in_condition() const { return condition_depth_ > 0; }
   // Bound earlier in this function by a plain assignment (not a parameter).

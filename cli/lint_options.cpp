@@ -10,7 +10,7 @@ namespace fxlint::cli {
 namespace {
 
 constexpr OptionSpec kShared[] = {
-    {"--target", "", "TARGET", "Compiler to prepare for: fx2onnx (default), dynamo, export"},
+    {"--target", "", "TARGET", "Compiler to prepare for: fx2onnx (default), dynamo, export (non-strict; for strict also check dynamo)"},
     {"--scope", "", "SCOPE", "Compile regions only (reachable, default) or every function (all)"},
     {"--select", "", "CODES", "Rules to enable (comma-separated codes, prefixes, names or ALL); replaces config"},
     {"--extend-select", "", "CODES", "Rules to enable in addition to those selected"},

@@ -169,9 +169,17 @@ class UntraceableCall final : public Check {
     bool backward = support::method_name(call, ctx) == "backward" &&
                     ctx.value_of(support::receiver(call, ctx)).is_tensor();
     if (q != "torch.autograd.grad" && q != "torch.autograd.backward" && !backward) return;
+    // In a Function's backward (a reentrant checkpoint recomputing its forward) no caller
+    // computes gradients in compiled code: the advice is the non-reentrant checkpoint.
+    bool in_function_backward = ctx.function().name == "backward" && ctx.in_autograd_function();
     sink_.report(RuleId::FX502, call.range(),
                  std::string(backward ? "`Tensor.backward()`" : "`" + q + "`") +
-                     " is not traced by TorchDynamo: the graph breaks; compute gradients outside the compiled code");
+                     (in_function_backward
+                          ? " in an autograd.Function's backward is not traced by TorchDynamo: the graph breaks at "
+                            "the Function's `apply`; to recompute activations, use "
+                            "`torch.utils.checkpoint.checkpoint(..., use_reentrant=False)`"
+                          : " is not traced by TorchDynamo: the graph breaks; compute gradients outside the compiled "
+                            "code"));
   }
 
   // `buf.resize_(n)`: TorchDynamo does not trace it (strict export neither).

@@ -2,6 +2,7 @@
 // definitions inside compiled code, globals()/locals(), a tensor's `.data`, an
 // exact type test of a tensor; for Dynamo, a tensor's requires_grad set by
 // assignment. Each as the target's compiler treats it.
+#include "analyzer/parameter_name.h"
 #include "rules/check.h"
 #include "rules/check_support.h"
 
@@ -78,7 +79,11 @@ class UntraceableConstruct final : public Check {
     sink_.report(RuleId::FX504, target.range(),
                  "setting `.requires_grad` on a tensor breaks TorchDynamo's graph; use `.requires_grad_()`");
   }
-  void on_statement(Node stmt, const SemanticModel&) override {
+  void on_statement(Node stmt, const SemanticModel& ctx) override {
+    if (stmt.is(NodeKind::DeleteStatement)) {
+      if (settings_.target == Target::Dynamo) deleted_context_attributes(stmt, ctx);
+      return;
+    }
     // Non-strict torch.export runs a class statement as Python, once.
     if (settings_.target == Target::Export) return;
     Node def = stmt.is(NodeKind::DecoratedDefinition) ? stmt.field("definition") : stmt;
@@ -89,6 +94,31 @@ class UntraceableConstruct final : public Check {
   }
 
  private:
+  // `del ctx.saved` in an autograd.Function's forward or backward: TorchDynamo cannot
+  // trace the Function and breaks at its `apply` (the backward it traces where the
+  // inputs need gradients). Non-strict torch.export runs the Function as Python.
+  void deleted_context_attributes(Node stmt, const SemanticModel& ctx) {
+    const FunctionInfo& fn = ctx.function();
+    if (!fn.is_static || (fn.name != "forward" && fn.name != "backward") || !ctx.in_autograd_function()) return;
+    Node params = fn.node.field("parameters");
+    Node first = params && params.named_child_count() ? parameter_name(params.named_child(0)) : Node{};
+    if (!first) return;
+    std::string_view context = first.text(ctx.source());
+    auto visit = [&](auto&& self, Node n) -> void {
+      n = n.unparenthesized();
+      if (n.is(NodeKind::Attribute) && n.field("object").unparenthesized().text(ctx.source()) == context) {
+        sink_.report(RuleId::FX504, n.range(),
+                     "deleting an attribute of an autograd.Function's context breaks TorchDynamo's graph at the "
+                     "Function's `apply`; set it to None instead");
+        return;
+      }
+      if (n.is(NodeKind::ExpressionList) || n.is(NodeKind::Tuple) || n.is(NodeKind::List)) {
+        for (Node c : NamedChildren(n)) self(self, c);
+      }
+    };
+    for (Node c : NamedChildren(stmt)) visit(visit, c);
+  }
+
   static constexpr const char* kDataForExport =
       "`.data` of a tensor fails non-strict torch.export (its fake tensor is left in the program's constants); "
       "use the tensor or `.detach()`, or update it in place under `torch.no_grad()`";

@@ -235,6 +235,12 @@ DYNAMO_CASES = {
     # torch.onnx.is_in_onnx_export() is false under Dynamo: its arm never runs, the rest does.
     "onnx_export_guard": ("if torch.onnx.is_in_onnx_export():\n            warnings.warn(\"onnx\")\n"
                           "            return x\n        return x * x.sum().item()", ""),
+    # Deleting an autograd.Function's context attribute: Dynamo runs the Function outside the graph.
+    "deleted_function_context_attribute": ("return Scale.apply(x) + 1", "",
+                                           "class Scale(torch.autograd.Function):\n    @staticmethod\n"
+                                           "    def forward(ctx, x):\n        ctx.tmp = 3\n        del ctx.tmp\n"
+                                           "        return x * 2\n\n    @staticmethod\n    def backward(ctx, g):\n"
+                                           "        return g * 2\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
