@@ -636,6 +636,26 @@ class Indexer {
     return cls;
   }
 
+  // The name in `nn.ModuleList(name)`, `nn.Sequential(*name)`; a null node otherwise.
+  Node container_parameter(Node call) const {
+    if (!call.is(NodeKind::Call)) return {};
+    std::string q = m_.imports.qualify(call.field("function"), src_);
+    if (q != "torch.nn.ModuleList" && q != "torch.nn.Sequential") return {};
+    Node args = call.field("arguments");
+    if (!args || args.is(NodeKind::GeneratorExpression)) return {};
+    std::vector<Node> a;
+    for (Node c : NamedChildren(args)) {
+      if (!c.is(NodeKind::Comment)) a.push_back(c);
+    }
+    if (a.size() != 1) return {};
+    Node only = a[0].unparenthesized();
+    if (q == "torch.nn.Sequential") {
+      if (!only.is(NodeKind::ListSplat) || only.named_child_count() != 1) return {};
+      only = only.named_child(0).unparenthesized();
+    }
+    return only.is(NodeKind::Identifier) ? only : Node{};
+  }
+
   void index_self_attribute(Node attr, Node value, const Ctx& ctx) {
     if (ctx.method_class < 0) return;
     Node object = attr.field("object");
@@ -674,6 +694,9 @@ class Indexer {
       cls.attribute_parameters[name] = std::string(r.text(src_));
       if (v.kind == ValueKind::Unknown && module_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Module);
       if (v.kind == ValueKind::Unknown && number_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Static);
+    }
+    if (Node p = container_parameter(r); in_constructor && p && is_parameter(fn(ctx), p.text(src_))) {
+      cls.attribute_parameter_elements[name] = std::string(p.text(src_));
     }
     if (Node call = some_arm(r); in_constructor && call.is(NodeKind::Call)) {
       Node built = call.field("function");
@@ -806,6 +829,21 @@ class Indexer {
     return {!local && is_capitalized(name) ? name : std::string(), true};
   }
 
+  // `[head]`, `(Head(...), Head(...))`: the one class of a display's instances; "" when
+  // an element is not an instance of a known class, or two classes are.
+  std::string display_element_class(Node arg, const Ctx& ctx) const {
+    arg = arg ? arg.unparenthesized() : arg;
+    if (!arg || !(arg.is(NodeKind::List) || arg.is(NodeKind::Tuple))) return {};
+    std::string cls;
+    for (Node item : NamedChildren(arg)) {
+      if (item.is(NodeKind::Comment)) continue;
+      auto [c, is_class] = argument_class(item, ctx);
+      if (c.empty() || is_class || (!cls.empty() && c != cls)) return {};
+      cls = c;
+    }
+    return cls;
+  }
+
   // `self.blocks.append(Block(...))`: a ModuleList filled one element at a
   // time. Elements of two classes leave the attribute's element class unknown.
   void note_element_append(Node callee, Node args, const Ctx& ctx) {
@@ -827,6 +865,7 @@ class Indexer {
     Construction c;
     size_t skip = 0;
     if (callee.is(NodeKind::Attribute) && callee.field("attribute").text(src_) == "__init__") {
+      if (ctx.function < 0) return;
       const FunctionInfo& f = fn(ctx);
       if (!f.is_constructor()) return;
       Node object = callee.field("object").unparenthesized();
@@ -848,11 +887,18 @@ class Indexer {
       if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return;  // positions unknown
       bool keyword = a.is(NodeKind::KeywordArgument);
       if (!keyword && position++ < skip) continue;
-      auto [cls, is_class] = argument_class(keyword ? a.field("value") : a, ctx);
+      Node value = keyword ? a.field("value") : a;
+      auto [cls, is_class] = argument_class(value, ctx);
+      bool elements = false;
+      if (cls.empty()) {
+        cls = display_element_class(value, ctx);
+        elements = true;
+      }
       if (cls.empty()) continue;
       Construction::Argument arg;
       arg.cls = std::move(cls);
       arg.is_class = is_class;
+      arg.elements = elements;
       if (keyword) arg.keyword = std::string(a.field("name").text(src_));
       else arg.position = static_cast<int>(position - 1 - skip);
       c.arguments.push_back(std::move(arg));
@@ -906,7 +952,8 @@ class Indexer {
 
     std::string written = dotted_text(callee, src_);
     std::string q = m_.imports.qualify(written);
-    if (args && ctx.function >= 0) note_construction(callee, written, args, ctx);
+    // Module-level code constructs too (a script, an `if __name__ == "__main__":` demo).
+    if (args && (ctx.function >= 0 || ctx.cls < 0)) note_construction(callee, written, args, ctx);
 
     // Sub-module construction inside a class: `Block(...)` in __init__.
     if (ctx.method_class >= 0 && !written.empty() && is_capitalized(written)) {

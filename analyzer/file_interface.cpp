@@ -117,6 +117,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     for (const std::string& k : c.constructed) h.bytes(k);
     h.unordered(c.attribute_parameters, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_parameter_builds, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_parameter_elements, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.passed_classes) h.bytes(k);
   }
   for (const Construction& c : m.constructions) {
@@ -127,6 +128,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
       h.bytes(a.keyword);
       h.bytes(a.cls);
       h.number(a.is_class ? 1 : 0);
+      h.number(a.elements ? 1 : 0);
     }
   }
   h.unordered(m.top_functions, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });

@@ -111,6 +111,10 @@ struct ClassInfo {
   // `self.<attr> = <parameter>(...)` in `__init__`: the parameter's name. The
   // attribute holds an instance of the class constructions pass there.
   StringMap<std::string> attribute_parameter_builds;
+  // `self.<attr> = nn.ModuleList(<parameter>)` (or `nn.Sequential(*<parameter>)`) in
+  // `__init__`: the parameter's name. Its elements are the instances constructions
+  // pass there in a list or tuple display.
+  StringMap<std::string> attribute_parameter_elements;
   // Classes, dotted as written, of the sub-modules a method hands on as an
   // argument (`block(x, rel_pos=self.rel_pos)`): whoever receives one calls it
   // where the analysis does not follow, with arguments it does not see.
@@ -126,6 +130,7 @@ struct Construction {
     std::string keyword;
     std::string cls;       // dotted as written
     bool is_class = false; // the class itself (`downsample=PatchMerging`), not an instance
+    bool elements = false; // a list or tuple display of instances of `cls` (`heads=[head]`)
   };
   std::string callee;      // the constructed class, dotted as written
   int function = -1;       // where the call is

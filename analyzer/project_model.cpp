@@ -392,7 +392,22 @@ ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr)
     return cur;
   };
   ClassRef owner = first_in_hierarchy<ClassRef>(c, {}, assigns);
-  if (!owner.valid()) return {};
+  return owner.valid() ? class_passed_for(owner, parameter, built ? Passed::Class : Passed::Instance) : ClassRef{};
+}
+
+ClassRef ProjectModel::passed_element_class(ClassRef c, std::string_view attr) const {
+  std::string parameter;
+  auto assigns = [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+    auto it = info.attribute_parameter_elements.find(attr);
+    if (it == info.attribute_parameter_elements.end()) return std::nullopt;
+    parameter = it->second;
+    return cur;
+  };
+  ClassRef owner = first_in_hierarchy<ClassRef>(c, {}, assigns);
+  return owner.valid() ? class_passed_for(owner, parameter, Passed::Elements) : ClassRef{};
+}
+
+ClassRef ProjectModel::class_passed_for(ClassRef owner, const std::string& parameter, Passed how) const {
   const ClassInfo& info = file(owner.file).classes[static_cast<size_t>(owner.cls)];
   auto init = info.methods.find("__init__");
   if (init == info.methods.end()) return {};
@@ -412,7 +427,8 @@ ClassRef ProjectModel::passed_attribute_class(ClassRef c, std::string_view attr)
   for (const auto& [f, k] : it->second) {
     for (const Construction::Argument& a : k->arguments) {
       if (a.keyword.empty() ? a.position != position : a.keyword != parameter) continue;
-      if (a.is_class != built) return {};  // an instance where a class is called, or the reverse
+      // An instance where a class is called, a display where one module is kept, or the reverse.
+      if (a.is_class != (how == Passed::Class) || a.elements != (how == Passed::Elements)) return {};
       ClassRef passed = resolve_class(f, a.cls);
       if (!passed.valid() || (found.valid() && !(found == passed))) return {};  // unknown or not one class
       found = passed;
@@ -499,11 +515,12 @@ std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::s
 }
 
 ClassRef ProjectModel::self_attribute_element_class(ClassRef c, std::string_view attr) const {
-  return first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
+  ClassRef built = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_element_classes.find(attr);
     if (it == info.attribute_element_classes.end()) return std::nullopt;
     return resolve_class(cur.file, it->second);
   });
+  return built.valid() ? built : passed_element_class(c, attr);
 }
 
 FunctionRef ProjectModel::resolve_function(int file, int scope, std::string_view dotted) const {

@@ -150,6 +150,9 @@ class ProjectModel {
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
   ClassRef passed_attribute_class(ClassRef c, std::string_view attr) const;
+  ClassRef passed_element_class(ClassRef c, std::string_view attr) const;
+  enum class Passed { Instance, Class, Elements };
+  ClassRef class_passed_for(ClassRef owner, const std::string& parameter, Passed how) const;
   torch_api::HatchPredicate hatch_uncached(FunctionRef f, std::vector<FunctionRef>& visiting) const;
   torch_api::HatchPredicate hatch_computed(FunctionRef f, std::vector<FunctionRef>& visiting) const;
   // Whether a tracer can run a call of function `f` under `guard`: not in the
