@@ -13,29 +13,34 @@ class DynamicShapeOp final : public Check {
     std::string_view src = ctx.source();
     std::string q = support::qualified_callee(call, ctx);
     auto args = support::positional_args(call, ctx);
-    std::string what;
+    std::string what;  // the code, quoted in the message
+    std::string how;   // what makes it dynamic here, after it
     bool sized = ctx.output_size_given(call);
     if (torch_api::is_dynamic_shape_function(q)) {
       what = q;
     } else if (q == "torch.where" && args.size() == 1 && !support::keyword_arg(call, "input", src)) {
-      what = "single-argument torch.where";
+      what = "torch.where";
+      how = " with one argument";
     } else if (q == "torch.repeat_interleave" && args.size() >= 2 && ctx.value_of(args[1]).is_tensor() &&
                !sized) {
-      what = "torch.repeat_interleave with tensor repeats";
+      what = "torch.repeat_interleave";
+      how = " with tensor repeats";
     } else if (q == "torch.nn.functional.one_hot" && args.size() < 2 && !support::keyword_arg(call, "num_classes", src)) {
-      what = "one_hot without num_classes";
+      what = "one_hot";
+      how = " without `num_classes`";
     } else {
       std::string_view m = support::method_name(call, ctx);
       if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
       if (torch_api::is_dynamic_shape_method(m)) {
         what = "." + std::string(m) + "()";
       } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor() && !sized) {
-        what = ".repeat_interleave() with tensor repeats";
+        what = ".repeat_interleave()";
+        how = " with tensor repeats";
       } else {
         return;
       }
     }
-    sink_.report(RuleId::FX303, call.range(), "`" + what + "` returns a tensor whose shape depends on its input's values");
+    sink_.report(RuleId::FX303, call.range(), "`" + what + "`" + how + " returns a tensor whose shape depends on its input's values");
   }
 };
 
