@@ -104,6 +104,15 @@ class UntraceableCall final : public Check {
       return;
     }
     if (!always && !(on_data && has_tensor_argument(call, ctx))) return;
+    // Non-strict torch.export runs it as Python while tracing, without failing (checked:
+    // `x[:, random.randrange(4)]` exports one column for good; strict export fails).
+    if (settings_.target == Target::Export &&
+        (module == "random" || module == "time" || q.starts_with("numpy.random."))) {
+      sink_.report(RuleId::FX502, call.range(),
+                   "`" + q + "` runs once while non-strict torch.export traces: the program keeps the value it gave "
+                   "then (strict export fails); draw it with torch or pass it as an input");
+      return;
+    }
     sink_.report(RuleId::FX502, call.range(), "`" + q + "` is not a torch operation; the tracer cannot follow it");
   }
 
