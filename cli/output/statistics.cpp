@@ -15,7 +15,15 @@ struct Count {
   std::string name;
   size_t count = 0;
   bool fixable = false;  // some diagnostic of this code has a safe fix
+  bool errors = false;   // severities among its diagnostics: a target gives a
+  bool warnings = false; // rule one, a per-file setting may give another
 };
+
+// "error", "warning", or "mixed" when a code has both.
+std::string severity_of(const Count& c) {
+  if (c.errors && c.warnings) return "mixed";
+  return c.errors ? "error" : "warning";
+}
 
 std::vector<Count> count_by_code(std::span<const FileResult> files) {
   std::map<std::string, Count> by_code;
@@ -25,6 +33,7 @@ std::vector<Count> count_by_code(std::span<const FileResult> files) {
       c.code = d.code;
       if (std::optional<RuleId> id = find_rule(d.code)) c.name = rule_info(*id).name;
       ++c.count;
+      (d.severity == Severity::Error ? c.errors : c.warnings) = true;
       c.fixable = c.fixable || (d.fix && d.fix->applicability == Applicability::Safe);
     }
   }
@@ -41,7 +50,8 @@ void write_statistics(OutputFormat format, std::span<const FileResult> files, st
   if (format == OutputFormat::Json) {
     nlohmann::json all = nlohmann::json::array();
     for (const Count& c : counts) {
-      all.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}, {"fixable", c.fixable}});
+      all.push_back({{"code", c.code}, {"name", c.name}, {"count", c.count}, {"severity", severity_of(c)},
+                     {"fixable", c.fixable}});
     }
     out << all.dump(2) << '\n';
     return;
@@ -54,7 +64,7 @@ void write_statistics(OutputFormat format, std::span<const FileResult> files, st
   }
   for (const Count& c : counts) {
     std::string n = std::to_string(c.count);
-    out << std::string(width - n.size(), ' ') << n << '\t' << c.code << '\t';
+    out << std::string(width - n.size(), ' ') << n << '\t' << c.code << '\t' << severity_of(c) << '\t';
     if (any_fixable) out << (c.fixable ? "[*] " : "[ ] ");
     out << c.name << '\n';
   }

@@ -87,11 +87,12 @@ def test_statistics(project):
     result = project.run("check", "--statistics")
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].split("\t") == ["2", "FX101", "tensor-item"]
-    assert lines[1].split("\t") == ["1", "FX900", "syntax-error"]
+    assert lines[0].split("\t") == ["2", "FX101", "error", "tensor-item"]
+    assert lines[1].split("\t") == ["1", "FX900", "error", "syntax-error"]
     assert lines[-1] == "Found 3 errors."
     stats = json.loads(project.run("check", "--statistics", "--output-format", "json").stdout)
-    assert {k: stats[0][k] for k in ("code", "name", "count")} == {"code": "FX101", "name": "tensor-item", "count": 2}
+    assert {k: stats[0][k] for k in ("code", "name", "count", "severity")} == {
+        "code": "FX101", "name": "tensor-item", "count": 2, "severity": "error"}
 
 
 def test_quiet_and_silent(project):

@@ -131,7 +131,7 @@ TEST_CASE("statistics count diagnostics per rule") {
   std::ostringstream json;
   write_statistics(OutputFormat::Json, files, json);
   nlohmann::json stats = nlohmann::json::parse(json.str());
-  CHECK(stats[0] == nlohmann::json({{"code", "FX101"}, {"name", "tensor-item"}, {"count", 2}, {"fixable", true}}));
+  CHECK(stats[0] == nlohmann::json({{"code", "FX101"}, {"name", "tensor-item"}, {"count", 2}, {"severity", "error"}, {"fixable", true}}));
 }
 
 TEST_CASE("summary wording") {
