@@ -80,6 +80,30 @@ bool is_outer_object(Node expr, const SemanticModel& ctx) {
   return false;
 }
 
+namespace {
+bool is_number(Node n, const SemanticModel& ctx) {
+  n = n.unparenthesized();
+  if (n.is(NodeKind::UnaryOperator)) n = n.field("argument").unparenthesized();
+  if (n.is(NodeKind::Integer) || n.is(NodeKind::Float)) return true;
+  Value v = ctx.value_of(n);
+  return v.kind == ValueKind::Static && !v.data_dependent;
+}
+}  // namespace
+
+Node number_update_target(Node n, const SemanticModel& ctx) {
+  if (n.is(NodeKind::AugmentedAssignment)) {
+    std::string_view o = ctx.operator_of(n);
+    if (o != "+=" && o != "-=" && o != "*=" && o != "/=") return {};
+    return is_number(n.field("right"), ctx) ? n.field("left").unparenthesized() : Node{};
+  }
+  if (!n.is(NodeKind::Call)) return {};
+  const CallParts& parts = ctx.call_parts(n);
+  std::string_view m = parts.method;
+  if (m != "add_" && m != "sub_" && m != "mul_" && m != "div_") return {};
+  if (parts.positional.size() != 1 || !is_number(parts.positional[0], ctx)) return {};
+  return parts.receiver ? parts.receiver.unparenthesized() : Node{};
+}
+
 Node enclosing_statement(Node node) {
   for (Node n = node; n; n = n.parent()) {
     Node p = n.parent();

@@ -37,6 +37,13 @@ std::string qualified_callee(Node call, const SemanticModel& ctx);
 // closure variable, or an attribute of `self`.
 bool is_outer_object(Node expr, const SemanticModel& ctx);
 
+// The tensor that `t.add_(2)` (add_, sub_, mul_ or div_ of one Python number) or `t *= 2`
+// (`+=`, `-=`, `*=`, `/=`) updates: non-strict torch.export runs such an update on a real
+// tensor that is neither an input nor module state while it traces, so the program starts
+// one update ahead (checked; a tensor operand or a unary update it traces right). A null
+// node for any other call or augmented assignment.
+Node number_update_target(Node call_or_augmented, const SemanticModel& ctx);
+
 // The statement that contains `node` directly (its expression_statement, ...).
 Node enclosing_statement(Node node);
 

@@ -32,24 +32,16 @@ class AttributeTensorAssign final : public Check {
   // registered while tracing keeps the trace's fake tensor after the export, and a module
   // with parameters moved or cast while tracing cannot swap them for fake ones, which
   // fails (its buffers it swaps).
-  // Non-strict torch.export also runs `self.t.mul_(2)` (add_, sub_, mul_ or div_ by a Python
-  // number) on the real tensor of a plain tensor attribute while tracing: the module, and
-  // the program that aliases it, start one update ahead (checked; a tensor operand, a
-  // unary update, an indexed store or a buffer are traced right).
+  // `self.t.mul_(2)` on a plain tensor attribute (support::number_update_target): the
+  // module, and the program that aliases it, start one update ahead; a buffer is traced right.
   void on_augmented(Node stmt, const SemanticModel& ctx) override {
     if (settings_.target != Target::Export || ctx.function().is_constructor()) return;
-    Node op = stmt.field("operator");
-    std::string_view o = op ? op.text(ctx.source()) : "";
-    if (o != "+=" && o != "-=" && o != "*=" && o != "/=") return;
-    Node left = stmt.field("left").unparenthesized();
-    if (is_number(stmt.field("right"), ctx) && plain_tensor_attribute(left, ctx)) report_update(stmt, left, ctx);
+    if (Node t = support::number_update_target(stmt, ctx); t && plain_tensor_attribute(t, ctx)) report_update(stmt, t, ctx);
   }
   void on_call(Node call, const SemanticModel& ctx) override {
     if (settings_.target != Target::Export || ctx.function().is_constructor()) return;
-    const CallParts& parts = ctx.call_parts(call);
-    if (is_arithmetic_update(parts.method) && parts.positional.size() == 1 && is_number(parts.positional[0], ctx) &&
-        plain_tensor_attribute(parts.receiver, ctx)) {
-      report_update(call, parts.receiver, ctx);
+    if (Node t = support::number_update_target(call, ctx); t && plain_tensor_attribute(t, ctx)) {
+      report_update(call, t, ctx);
       return;
     }
     Node callee = call.field("function").unparenthesized();
@@ -67,16 +59,6 @@ class AttributeTensorAssign final : public Check {
   }
 
  private:
-  static bool is_arithmetic_update(std::string_view m) {
-    return m == "add_" || m == "sub_" || m == "mul_" || m == "div_";
-  }
-  static bool is_number(Node n, const SemanticModel& ctx) {
-    n = n.unparenthesized();
-    if (n.is(NodeKind::UnaryOperator)) n = n.field("argument").unparenthesized();
-    if (n.is(NodeKind::Integer) || n.is(NodeKind::Float)) return true;
-    Value v = ctx.value_of(n);
-    return v.kind == ValueKind::Static && !v.data_dependent;
-  }
   // `self.<attr>` of a module holding a tensor that is neither a registered buffer nor a
   // parameter: torch.export keeps it as a constant, not as module state.
   static bool plain_tensor_attribute(Node n, const SemanticModel& ctx) {

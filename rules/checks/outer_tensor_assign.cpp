@@ -29,6 +29,11 @@ std::optional<Fix> outer_tensor_copy(Node target, Node value, Node statement, co
 class OuterTensorAssign final : public Check {
  public:
   using Check::Check;
+  // For export, `G.mul_(2)` (or `global G; G *= 2`) of a module-level tensor
+  // (support::number_update_target): non-strict torch.export updates it once more while
+  // tracing, and the program, which keeps it as a constant, starts one update ahead.
+  void on_call(Node call, const SemanticModel& ctx) override { global_number_update(call, ctx); }
+  void on_augmented(Node stmt, const SemanticModel& ctx) override { global_number_update(stmt, ctx); }
   void on_store(Node target, Node value, Node stmt, const SemanticModel& ctx) override {
     if (!target.is(NodeKind::Identifier) || !value || !ctx.value_of(value).is_tensor()) return;
     std::string name(target.text(ctx.source()));
@@ -41,6 +46,20 @@ class OuterTensorAssign final : public Check {
                    "assigns a tensor to closure variable `" + name + "`; the graph cannot rebind it",
                    outer_tensor_copy(target, value, stmt, ctx));
     }
+  }
+
+ private:
+  void global_number_update(Node n, const SemanticModel& ctx) {
+    if (settings_.target != Target::Export) return;
+    Node t = support::number_update_target(n, ctx);
+    if (!t || !t.is(NodeKind::Identifier)) return;
+    std::string name(t.text(ctx.source()));
+    if (ctx.scope_of(name) != NameScope::Global) return;
+    const GlobalFacts* g = ctx.global_facts(name);
+    if (!g || !g->value.is_tensor()) return;
+    sink_.report(RuleId::FX401, n.range(),
+                 "updates global tensor `" + name + "` by a number: non-strict torch.export runs it once while "
+                 "tracing, so the exported program starts one update ahead; keep it in a module buffer");
   }
 };
 

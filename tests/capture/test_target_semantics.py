@@ -521,3 +521,18 @@ def test_export_updates_a_plain_tensor_attribute_once_more_while_tracing(tmp_pat
     exported = torch.export.export(load(path), (x.clone(),), strict=False).module()
     got = [exported(x.clone()) for _ in range(3)]
     assert all(torch.equal(a, b) for a, b in zip(expected, got)) != reported
+
+
+@pytest.mark.parametrize("update,reported", [("COUNTS.mul_(2)", True), ("COUNTS.add_(x)", False)])
+def test_export_updates_a_global_tensor_once_more_while_tracing(tmp_path, update, reported):
+    # FX401 for export: the same for a module-level tensor, which the program keeps as a constant.
+    path = tmp_path / "counts.py"
+    path.write_text(module_source(f"{update}\n        return x + COUNTS", "COUNTS = torch.ones(3)\n"))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if update in text)
+    assert error_lines(tmp_path, "export").get("counts", set()) == ({line} if reported else set())
+    x = torch.zeros(3)
+    eager = load(path)
+    expected = [eager(x.clone()) for _ in range(3)]
+    exported = torch.export.export(load(path), (x.clone(),), strict=False).module()
+    got = [exported(x.clone()) for _ in range(3)]
+    assert all(torch.equal(a, b) for a, b in zip(expected, got)) != reported
