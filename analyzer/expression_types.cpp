@@ -461,6 +461,18 @@ Value SemanticModel::call_value(Node call) const {
       return entries ? Value::unknown() : Value::of(ValueKind::Static);
     }
     if (ov.kind == ValueKind::TensorData) return Value::of(ValueKind::TensorData);
+    // `self.model.encoder(x)`: a sub-module of a project sub-module, called.
+    if (ClassRef owner = object.is(NodeKind::Attribute) ? attribute_chain_class(object, 0) : ClassRef{};
+        owner.valid() && !project_.find_method(owner, method).valid()) {
+      ClassRef sub = project_.self_attribute_class(owner, method);
+      if (sub.valid() && project_.is_module_class(sub)) {
+        FunctionRef forward = project_.find_method(sub, "forward");
+        if (!forward.valid()) return Value::tensor();
+        record_call(call, forward);
+        return project_result(call, forward, Value::tensor());
+      }
+      if (!sub.valid() && project_.self_attribute(owner, method).kind == ValueKind::Module) return Value::tensor();
+    }
     if (ov.kind == ValueKind::Module) {
       if (method == "forward" || method == "__call__") return record_module_call(call, object);
       // `self.transform.postprocess(...)`: a method of the sub-module's project class.
@@ -523,6 +535,10 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     Value r = with_dtype_keyword(Value::tensor(), a);
     r.static_data = true;
     return r;
+  }
+  // `torch.as_tensor(keep, device=d)` of a tensor is that tensor, moved (or cast by `dtype=`).
+  if ((q == "torch.as_tensor" || q == "torch.asarray" || q == "torch.tensor") && !positional.empty()) {
+    if (Value v = value_of(positional[0]); v.is_tensor()) return with_dtype_keyword(v, a);
   }
   if (q.starts_with("torch.") || q.starts_with("torchvision.")) {
     Value r = torch_api::call_result(q);

@@ -143,8 +143,10 @@ std::string_view compile_guard_function(std::string_view v, Target target) {
 }
 
 const char* once_or_replayed(Target target) {
-  return target == Target::Dynamo ? "; TorchDynamo replays it after the graph and recompiles when the value changes"
-                                  : "; the trace runs it once and never again";
+  if (target == Target::Dynamo) return "; TorchDynamo replays it after the graph and recompiles when the value changes";
+  // torch.export succeeds: what goes wrong is silent, so say so.
+  if (target == Target::Export) return "; torch.export runs it once while tracing, and the exported program never does";
+  return "; the trace runs it once and never again";
 }
 
 const char* frozen_or_guarded(Target target, bool branch) {

@@ -199,7 +199,7 @@ def test_python_state_messages_say_what_the_target_does(project):
         "            x = x * 2\n"
         "        return x * SCALE\n"))
     messages = {}
-    for target in ("fx2onnx", "dynamo"):
+    for target in ("fx2onnx", "dynamo", "export"):
         result = project.run("check", "--target", target, "--select", "FX2", "--output-format", "json")
         messages[target] = {d["code"]: d["message"] for d in json.loads(result.stdout)}
     assert messages["fx2onnx"] == {
@@ -212,6 +212,8 @@ def test_python_state_messages_say_what_the_target_does(project):
         "FX202": "branch depends on mutable global `SCALE`; TorchDynamo guards on it and recompiles when it changes",
         "FX203": "updates global `CALLS`; TorchDynamo replays it after the graph and recompiles when the value changes",
     }
+    assert messages["export"]["FX203"] == (
+        "updates global `CALLS`; torch.export runs it once while tracing, and the exported program never does")
 
 
 def test_forward_of_a_class_deriving_from_a_library_module_is_compiled(project):
