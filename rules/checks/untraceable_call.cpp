@@ -84,8 +84,8 @@ class UntraceableCall final : public Check {
       if (!use) return;
       std::string subject = use == call ? "`" + q + "` gives" : "`" + named(use, ctx) + "` is what `" + q + "` gave,";
       sink_.report(RuleId::FX502, use.range(),
-                   subject + " a number TorchDynamo keeps symbolic; a branch, loop, slice, `int()` or Python "
-                   "arithmetic on it breaks the graph (only tensor operations take it)");
+                   subject + " a number TorchDynamo keeps symbolic; a branch, loop, index, slice, `int()` or "
+                   "Python arithmetic on it breaks the graph (only tensor operations take it)");
       return;
     }
     if (settings_.target == Target::Dynamo && dynamo_copies(q, call, ctx)) return;
@@ -320,7 +320,7 @@ class UntraceableCall final : public Check {
   static std::string named(Node use, const SemanticModel& ctx) { return std::string(use.text(ctx.source())); }
 
   // `e` is an operand of Python arithmetic (`n + 1`, `-p`, `1 - p * s` with `s` a
-  // number, `n += 1`) or of a `math` function: TorchDynamo traces a symbolic
+  // number, `n += 1`), an index, or an argument of a `math` function: TorchDynamo traces a symbolic
   // Python number only into tensor operations (`x * p`), and breaks on these.
   static bool computed_in_python(Node e, const SemanticModel& ctx) {
     Node p = e.parent();
@@ -330,6 +330,8 @@ class UntraceableCall final : public Check {
     }
     if (!p) return false;
     if (p.is(NodeKind::UnaryOperator)) return true;
+    // An index (`x[:, i]`, `self.layers[i]`, `[a, b][i]`): Dynamo needs the number (checked).
+    if (p.is(NodeKind::Subscript) && !(p.field("value") == e)) return true;
     Node other;
     if (p.is(NodeKind::BinaryOperator)) other = p.field("left") == e ? p.field("right") : p.field("left");
     if (p.is(NodeKind::AugmentedAssignment) && p.field("left") == e) other = p.field("right");

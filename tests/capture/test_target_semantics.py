@@ -241,6 +241,8 @@ DYNAMO_CASES = {
                                            "    def forward(ctx, x):\n        ctx.tmp = 3\n        del ctx.tmp\n"
                                            "        return x * 2\n\n    @staticmethod\n    def backward(ctx, g):\n"
                                            "        return g * 2\n"),
+    # A number Python's random drew, as an index: Dynamo reads it out of the graph.
+    "random_index": ("i = random.randrange(4)\n        return x[i] + [x, x + 1][random.randrange(2)]", ""),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
