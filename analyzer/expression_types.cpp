@@ -736,11 +736,13 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
     }
     return acc;
   }
-  if (b == "tuple" || b == "list") {
+  // A copy, or a reversed view, holds what its argument holds: `list(reversed(t.tolist()))`
+  // is still data read from a tensor.
+  if (b == "tuple" || b == "list" || b == "reversed") {
     if (positional.empty()) return Value::unknown();
     Value v = value_of(positional[0]);
     if (v.kind == ValueKind::TensorSequence || v.is_tensor()) return Value::of(ValueKind::TensorSequence);
-    return v.kind == ValueKind::Static ? v : Value::unknown();
+    return v.kind == ValueKind::Static || v.kind == ValueKind::TensorData ? v : Value::unknown();
   }
   return Value::unknown();
 }

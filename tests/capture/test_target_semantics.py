@@ -46,6 +46,10 @@ CASES = {
                           "", False),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", "", False),
+    # Values read with `.tolist()`, through list(reversed(...)), decide a branch.
+    "reversed_tolist_branch": ("times = list(reversed(torch.linspace(-1, 9, steps=5).int().tolist()))\n"
+                               "        for t in times:\n            if t < 0:\n                x = x * 2\n"
+                               "        return x", "", False),
     "shape_of_input_branch": ("if x.shape[0] > 3:\n            return x * 2\n        return x", "", True),
     "reduction_of_rows": ("y = x[x > 0]\n        if y.sum().dim() == 0:\n            return y.sum() * x\n        return x",
                           "", True),
