@@ -530,6 +530,7 @@ class Indexer {
     if (left.is(NodeKind::Identifier) && right) {
       std::string name(left.text(src_));
       if (ctx.function >= 0) {
+        note_method_alias(name, right, ctx);
         Value v = quick_value(right, src_, m_.imports);
         fn(ctx).first_values.emplace(name, v);
         if (fn(ctx).is_constructor()) {
@@ -985,7 +986,12 @@ class Indexer {
     if (ctx.function < 0 || ctx.hatch) return;
     FunctionInfo& f = fn(ctx);
     if (callee.is(NodeKind::Identifier)) {
-      f.calls.push_back({CallEdge::Kind::Name, std::string(callee.text(src_)), ctx.guard});
+      std::string name(callee.text(src_));
+      // `fn = self.loop if fast else self.ddim_loop`, then `fn(n)`: calls whichever.
+      if (auto alias = method_aliases_.find({ctx.function, name}); alias != method_aliases_.end()) {
+        for (const std::string& m : alias->second) f.calls.push_back({CallEdge::Kind::SelfMethod, m, ctx.guard});
+      }
+      f.calls.push_back({CallEdge::Kind::Name, std::move(name), ctx.guard});
     } else if (callee.is(NodeKind::Attribute)) {
       Node object = callee.field("object").unparenthesized();
       std::string attr(callee.field("attribute").text(src_));
@@ -996,6 +1002,27 @@ class Indexer {
       } else if (!written.empty()) {
         f.calls.push_back({CallEdge::Kind::Dotted, written, ctx.guard});
       }
+    }
+  }
+
+  // `name = self.method`, or a conditional expression of such arms: a bound method kept
+  // in a local.
+  void note_method_alias(const std::string& name, Node value, const Ctx& ctx) {
+    if (ctx.receiver.empty()) return;
+    std::vector<std::string> methods;
+    auto arm = [&](auto&& self, Node v) -> bool {
+      v = v.unparenthesized();
+      if (v.is(NodeKind::ConditionalExpression)) {
+        std::vector<Node> parts = v.children();  // body, condition, alternative
+        return parts.size() == 3 && self(self, parts[0]) && self(self, parts[2]);
+      }
+      if (!v.is(NodeKind::Attribute) || !is_receiver(v.field("object").unparenthesized(), ctx)) return false;
+      methods.emplace_back(v.field("attribute").text(src_));
+      return true;
+    };
+    if (arm(arm, value)) {
+      auto& known = method_aliases_[{ctx.function, name}];
+      known.insert(known.end(), methods.begin(), methods.end());
     }
   }
 
@@ -1135,6 +1162,8 @@ class Indexer {
   std::vector<Pending> pending_;
   // `name = Cls(...)` in a function: (function, name) -> Cls as written; "" when bound to two classes.
   std::map<std::pair<int, std::string>, std::string> local_instances_;
+  // (function, local) -> the methods of the receiver a local is bound to (`fn = self.loop`).
+  std::map<std::pair<int, std::string>, std::vector<std::string>> method_aliases_;
   // (class, attribute) of `self.<attr>` passed as an argument, and every class
   // (or ModuleList element class) assigned to it, dotted as written.
   std::set<std::pair<int, std::string>> passed_attributes_;
