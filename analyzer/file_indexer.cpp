@@ -763,49 +763,44 @@ class Indexer {
     return Node();
   }
 
+  // Parameter `name` of `f` (its whole node, with annotation and default); null when none.
+  Node parameter_node(const FunctionInfo& f, std::string_view name) const {
+    Node params = f.node.field("parameters");
+    if (!params) return {};
+    for (Node p : NamedChildren(params)) {
+      if (Node n = parameter_name(p); n && n.text(src_) == name) return p;
+    }
+    return {};
+  }
+
+  static Node annotation_of(Node parameter) {
+    Node type = parameter.field("type");
+    if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
+    return type;
+  }
+
   // Whether parameter `name` of `f` is annotated as a module (`pf: nn.Module`).
   bool module_parameter(const FunctionInfo& f, std::string_view name) const {
-    Node params = f.node.field("parameters");
-    if (!params) return false;
-    for (Node p : NamedChildren(params)) {
-      Node n = parameter_name(p);
-      if (!n || n.text(src_) != name) continue;
-      Node type = p.field("type");
-      if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
-      return type && torch_api::is_module_class(m_.imports.qualify(type, src_));
-    }
-    return false;
+    Node p = parameter_node(f, name);
+    Node type = p ? annotation_of(p) : Node{};
+    return type && torch_api::is_module_class(m_.imports.qualify(type, src_));
   }
 
   // A parameter annotated `int`, `float` or `bool`, or unannotated with a number default
   // (`momentum=0.1`): what the class keeps from it is a Python number.
   bool number_parameter(const FunctionInfo& f, std::string_view name) const {
-    Node params = f.node.field("parameters");
-    if (!params) return false;
-    for (Node p : NamedChildren(params)) {
-      Node n = parameter_name(p);
-      if (!n || n.text(src_) != name) continue;
-      Node type = p.field("type");
-      if (type && type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0);
-      if (type) {
-        std::string_view t = type.text(src_);
-        return t == "int" || t == "float" || t == "bool";
-      }
-      Node d = p.field("value");
-      if (d && d.is(NodeKind::UnaryOperator)) d = d.field("argument");
-      return d && (d.is(NodeKind::Integer) || d.is(NodeKind::Float));
+    Node p = parameter_node(f, name);
+    if (!p) return false;
+    if (Node type = annotation_of(p)) {
+      std::string_view t = type.text(src_);
+      return t == "int" || t == "float" || t == "bool";
     }
-    return false;
+    Node d = p.field("value");
+    if (d && d.is(NodeKind::UnaryOperator)) d = d.field("argument");
+    return d && (d.is(NodeKind::Integer) || d.is(NodeKind::Float));
   }
 
-  bool is_parameter(const FunctionInfo& f, std::string_view name) const {
-    Node params = f.node.field("parameters");
-    if (!params) return false;
-    for (Node p : NamedChildren(params)) {
-      if (Node n = parameter_name(p); n && n.text(src_) == name) return true;
-    }
-    return false;
-  }
+  bool is_parameter(const FunctionInfo& f, std::string_view name) const { return bool(parameter_node(f, name)); }
 
   // The class an argument passes, dotted as written, and whether it is the
   // class itself rather than an instance; "" when unknown. `X if c else None`
