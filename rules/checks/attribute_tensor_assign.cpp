@@ -28,16 +28,16 @@ class AttributeTensorAssign final : public Check {
                  "stores a tensor on `" + std::string(object.text(ctx.source())) +
                      "`, which outlives the call; the graph cannot hold it");
   }
-  // Non-strict torch.export runs compiled code on the real module: a buffer or parameter
-  // registered while tracing keeps the trace's fake tensor after the export, and a module
-  // with parameters moved or cast while tracing cannot swap them for fake ones, which
-  // fails (its buffers it swaps).
   // `self.t.mul_(2)` on a plain tensor attribute (support::number_update_target): the
   // module, and the program that aliases it, start one update ahead; a buffer is traced right.
   void on_augmented(Node stmt, const SemanticModel& ctx) override {
     if (settings_.target != Target::Export || ctx.function().is_constructor()) return;
     if (Node t = support::number_update_target(stmt, ctx); t && plain_tensor_attribute(t, ctx)) report_update(stmt, t, ctx);
   }
+  // Non-strict torch.export runs compiled code on the real module: a buffer or parameter
+  // registered while tracing keeps the trace's fake tensor after the export, and a module
+  // with parameters moved or cast while tracing cannot swap them for fake ones, which
+  // fails (its buffers it swaps).
   void on_call(Node call, const SemanticModel& ctx) override {
     if (settings_.target != Target::Export || ctx.function().is_constructor()) return;
     if (Node t = support::number_update_target(call, ctx); t && plain_tensor_attribute(t, ctx)) {
