@@ -220,6 +220,11 @@ bool makes_parameters(std::string_view q) {
   return s.count(last_component(q)) > 0;
 }
 
+bool registers_module_state(std::string_view q) {
+  return q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" || q == "torch.nn.Buffer" ||
+         q == "torch.nn.parameter.Buffer";
+}
+
 bool is_module_move_or_cast(std::string_view m) {
   return m == "to" || m == "cuda" || m == "cpu" || m == "float" || m == "half" || m == "double" || m == "bfloat16";
 }

@@ -45,6 +45,8 @@ bool returns_receiver(std::string_view method);
 // A torch.nn layer that makes parameters by default (Linear, Conv2d, LayerNorm, LSTM, ...),
 // or `nn.Parameter` itself: what makes a module hold parameters.
 bool makes_parameters(std::string_view qualified);
+// `nn.Parameter` or `nn.Buffer`: assigned to a module attribute, it becomes module state.
+bool registers_module_state(std::string_view qualified);
 // A call that makes a text tokenizer: a transformers or tokenizers tokenizer class, or its
 // `from_pretrained` / `from_file`.
 bool makes_tokenizer(std::string_view qualified);

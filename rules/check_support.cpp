@@ -104,6 +104,15 @@ Node number_update_target(Node n, const SemanticModel& ctx) {
   return parts.receiver ? parts.receiver.unparenthesized() : Node{};
 }
 
+std::string_view truth_of_each_element(Node call, const SemanticModel& ctx) {
+  if (!call.is(NodeKind::Call)) return {};
+  std::string callee = ctx.resolve(call.field("function"));
+  std::string_view name = callee == "builtins.all" ? "all" : callee == "builtins.any" ? "any" : "";
+  const auto& args = positional_args(call, ctx);
+  if (name.empty() || args.size() != 1 || !ctx.value_of(args[0]).is_tensor()) return {};
+  return name;
+}
+
 Node enclosing_statement(Node node) {
   for (Node n = node; n; n = n.parent()) {
     Node p = n.parent();

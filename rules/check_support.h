@@ -44,6 +44,10 @@ bool is_outer_object(Node expr, const SemanticModel& ctx);
 // node for any other call or augmented assignment.
 Node number_update_target(Node call_or_augmented, const SemanticModel& ctx);
 
+// `all(t)` or `any(t)` of one tensor: Python iterates it and takes each element's truth.
+// The builtin's name ("all"/"any"), or "" for any other call.
+std::string_view truth_of_each_element(Node call, const SemanticModel& ctx);
+
 // The statement that contains `node` directly (its expression_statement, ...).
 Node enclosing_statement(Node node);
 

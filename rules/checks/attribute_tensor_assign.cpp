@@ -71,7 +71,7 @@ class AttributeTensorAssign final : public Check {
     std::string_view attr = n.field("attribute").text(ctx.source());
     if (!ctx.self_attribute(attr).is_tensor() || ctx.self_buffer(attr)) return false;
     for (const std::string& c : ctx.self_attribute_constructors(attr)) {
-      if (c == "torch.nn.Parameter" || c.ends_with(".Parameter")) return false;
+      if (torch_api::registers_module_state(c)) return false;
     }
     return true;
   }

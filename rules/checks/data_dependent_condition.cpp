@@ -23,14 +23,7 @@ class DataDependentCondition final : public Check {
     // `not`, `and` and `or` decide on their operands, which come as their own conditions.
     if (t.is(NodeKind::NotOperator) || t.is(NodeKind::BooleanOperator)) return;
     // `if all(t):` is FX102's, at the same expression: all() reads each element.
-    if (t.is(NodeKind::Call)) {
-      std::string callee = ctx.resolve(t.field("function"));
-      const auto& args = ctx.call_parts(t).positional;
-      if ((callee == "builtins.all" || callee == "builtins.any") && args.size() == 1 &&
-          ctx.value_of(args[0]).is_tensor()) {
-        return;
-      }
-    }
+    if (!support::truth_of_each_element(t, ctx).empty()) return;
     Value v = ctx.value_of(t);
     // A value an earlier test already decided: the compiler guarded on it there.
     if (!v.is_data_dependent_scalar() || v.truth_decided) return;

@@ -86,14 +86,10 @@ class TensorToPython final : public Check {
       }
       return;
     }
-    // Python's all()/any() iterate the tensor and take each element's truth.
-    if (callee == "builtins.all" || callee == "builtins.any") {
-      const auto& args = support::positional_args(call, ctx);
-      if (args.size() == 1 && ctx.value_of(args[0]).is_tensor()) {
-        sink_.report(RuleId::FX102, call.range(),
-                     "`" + callee.substr(9) + "()` of a tensor reads each element into Python at trace time; use `torch." +
-                         callee.substr(9) + "()`");
-      }
+    if (std::string_view name = support::truth_of_each_element(call, ctx); !name.empty()) {
+      std::string n(name);
+      sink_.report(RuleId::FX102, call.range(),
+                   "`" + n + "()` of a tensor reads each element into Python at trace time; use `torch." + n + "()`");
     }
   }
 

@@ -475,6 +475,22 @@ def test_export_leaves_a_fake_tensor_in_a_buffer_registered_in_forward(tmp_path)
     assert type(model.table).__name__ == "FakeTensor"
 
 
+def test_export_leaves_a_fake_tensor_in_an_attribute_from_a_nested_sub_module(tmp_path):
+    # FX403 for export: what a sub-module's sub-module returns is a tensor, kept on the module. An
+    # attribute that __init__ set is put back after tracing; one made in forward keeps the fake tensor.
+    helpers = ("class Encoder(nn.Module):\n    def forward(self, x):\n        return x * 2\n\n\n"
+               "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+               "        self.encoder = Encoder()\n")
+    init = "        self.model = Model()\n"
+    path = tmp_path / "nested.py"
+    path.write_text(module_source("self.features = self.model.encoder(x)\n        return x + 1", helpers, init))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "self.features = self.model" in text)
+    assert error_lines(tmp_path, "export").get("nested") == {line}
+    model = load(path)
+    torch.export.export(model, (torch.randn(8),), strict=False)
+    assert type(model.features).__name__ == "FakeTensor"
+
+
 @pytest.mark.parametrize("test,reported", [("type(x) is torch.Tensor", True), ("isinstance(x, torch.Tensor)", False)])
 def test_export_keeps_the_branch_a_tensors_exact_type_takes_while_tracing(tmp_path, test, reported):
     # FX504 for export: non-strict export traces with FakeTensors, whose type() is not torch.Tensor.
@@ -510,6 +526,7 @@ def test_dynamo_breaks_in_a_tokenizer_where_fxlint_reports_it(tmp_path):
     ("self.mask *= 2", "", "self.mask = torch.ones(3)", True),
     ("self.mask.sub_(self.step)", "", "self.mask = torch.ones(3)\n        self.step = 0.5", True),
     ("self.mask.mul_(2)", "", "self.register_buffer(\"mask\", torch.ones(3))", False),
+    ("self.mask.mul_(2)", "", "self.mask = nn.Buffer(torch.ones(3))", False),
     ("self.mask.add_(x)", "", "self.mask = torch.ones(3)", False),
     ("self.mask.neg_()", "", "self.mask = torch.ones(3)", False),
     ("self.mask[0] *= 2", "", "self.mask = torch.ones(3)", False),
