@@ -392,6 +392,7 @@ class Indexer {
     } else if (uint8_t opaque = torch_api::opaque_decorator(q)) {
       info.opaque_to |= opaque;
       info.disabled = info.opaque_to == kAllTracers;
+      info.dynamo_disabled |= torch_api::is_dynamo_disable(q);
     } else if (torch_api::is_compile_decorator(q) || (!written.empty() && listed(options_.compile_decorators))) {
       info.seed = SeedReason::Decorator;
     } else if (q.find('.') != std::string::npos && !q.starts_with("torch.")) {
@@ -498,6 +499,22 @@ class Indexer {
       default:
         return Value::unknown();
     }
+  }
+
+  // `{"a": torch.ones(3), "b": torch.zeros(3)}` holds tensors, `[torch.ones(3)]` too; any
+  // other container is a Python value known at trace time.
+  static Value tensor_display(Node value, std::string_view src, const ImportMap& imports) {
+    bool dict = value.is(NodeKind::Dictionary);
+    if (!dict && !value.is(NodeKind::List)) return Value::of(ValueKind::Static);
+    int entries = 0;
+    for (Node e : NamedChildren(value)) {
+      if (e.is(NodeKind::Comment)) continue;
+      Node held = dict ? e.field("value") : e;  // a `**splat` has none
+      if (!held || !quick_value(held, src, imports).is_tensor()) return Value::of(ValueKind::Static);
+      ++entries;
+    }
+    if (entries == 0) return Value::of(ValueKind::Static);
+    return Value::of(dict ? ValueKind::TensorDict : ValueKind::TensorSequence);
   }
 
   static bool is_container_value(Node value, std::string_view src) {
@@ -670,6 +687,9 @@ class Indexer {
       // `a = torch.ones(n).to(device)` (or two such arms), then `self.a = a`.
       auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
       if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
+      if (it == constructor_locals_.end() && !is_parameter(fn(ctx), r.text(src_)) && !cls.attributes.count(name)) {
+        cls.attribute_globals[name] = std::string(r.text(src_));  // `self.mask = MASK`
+      }
     }
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(constructed_callee(r), src_);
@@ -690,7 +710,7 @@ class Indexer {
         cls.attribute_calls[name] = callee;  // its first and, unless erased below, only value
       }
     }
-    if (is_container_value(value, src_)) v = Value::of(ValueKind::Static);
+    if (is_container_value(value, src_)) v = tensor_display(r, src_, m_.imports);
     if (in_constructor && r.is(NodeKind::Identifier) && is_parameter(fn(ctx), r.text(src_))) {
       cls.attribute_parameters[name] = std::string(r.text(src_));
       if (v.kind == ValueKind::Unknown && module_parameter(fn(ctx), r.text(src_))) v = Value::of(ValueKind::Module);
@@ -705,6 +725,18 @@ class Indexer {
         cls.attribute_parameter_builds[name] = std::string(built.text(src_));
       }
     }
+    // `self.rows = self.pattern.repeat(n, 1)`: a tensor method of a tensor attribute gives a tensor.
+    if (r.is(NodeKind::Call) && v.kind == ValueKind::Unknown) {
+      Node callee = r.field("function");
+      if (callee.is(NodeKind::Attribute)) {
+        Node owner = callee.field("object").unparenthesized();
+        Value method = torch_api::tensor_method_result(callee.field("attribute").text(src_));
+        if (owner.is(NodeKind::Attribute) && is_receiver(owner.field("object"), ctx) && method.is_tensor()) {
+          auto known = cls.attributes.find(std::string(owner.field("attribute").text(src_)));
+          if (known != cls.attributes.end() && known->second.is_tensor()) v = method;
+        }
+      }
+    }
     // `self.cache = self.cache.to(x)`: a tensor method keeps what the attribute holds.
     if (r.is(NodeKind::Call) && v.kind == ValueKind::Unknown) {
       Node callee = r.field("function");
@@ -715,10 +747,18 @@ class Indexer {
     }
     // `self.scale = self.scale * 2`: arithmetic with numbers keeps it too.
     if (v.kind == ValueKind::Unknown && arithmetic_on(r, attr.text(src_))) return;
+    // `self.x_min = self.x_min + x.min()`: arithmetic on a tensor gives a tensor, whatever the other side.
+    if (auto known = cls.attributes.find(name); v.kind == ValueKind::Unknown && known != cls.attributes.end() &&
+                                               known->second.is_tensor() && r.is(NodeKind::BinaryOperator) &&
+                                               (r.field("left").unparenthesized().text(src_) == attr.text(src_) ||
+                                                r.field("right").unparenthesized().text(src_) == attr.text(src_))) {
+      return;
+    }
     auto [it, inserted] = cls.attributes.emplace(name, v);
     if (inserted) return;
     // Assigned again: what a factory made first is not all it holds.
     if (auto made = cls.attribute_calls.find(name); made != cls.attribute_calls.end()) cls.attribute_calls.erase(made);
+    if (auto g = cls.attribute_globals.find(name); g != cls.attribute_globals.end()) cls.attribute_globals.erase(g);
     // A sub-module that some method sets to None (`self.final_proj = None` to drop a
     // pre-training head) is still a module where compiled code calls it.
     bool module_or_none = (it->second.kind == ValueKind::Module && v.kind == ValueKind::None) ||

@@ -67,7 +67,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.number(static_cast<uint64_t>(f.parent + 1));
     h.number(static_cast<uint64_t>(f.cls + 1));
     h.number(static_cast<uint64_t>(f.seed) | uint64_t{f.disabled} << 8 | uint64_t{f.opaque_to} << 16 |
-             uint64_t{f.is_static} << 24 | uint64_t{f.returns_tensor} << 32);
+             uint64_t{f.is_static} << 24 | uint64_t{f.returns_tensor} << 32 | uint64_t{f.dynamo_disabled} << 40);
     for (const std::string& d : f.other_decorators) h.bytes(d);
     h.number(f.calls.size());
     for (const CallEdge& c : f.calls) {
@@ -113,6 +113,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     hash_strings(h, c.buffers);
     h.unordered(c.attribute_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_calls, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_globals, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& k : c.constructed) h.bytes(k);
     h.unordered(c.attribute_parameters, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });

@@ -56,6 +56,7 @@ struct FunctionInfo {
   SeedReason seed = SeedReason::None;
   bool disabled = false;  // opaque to every tracer: @torch.jit.script, ...
   uint8_t opaque_to = 0;  // Tracer bits: called without being traced into
+  bool dynamo_disabled = false;  // @torch.compiler.disable: each call breaks Dynamo's graph
   bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
   // Decorators as the imports qualify them that name no torch API here, which
@@ -98,6 +99,9 @@ struct ClassInfo {
   StringSet buffers;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
   StringMap<std::string> attribute_classes;
+  // `self.<attr> = NAME` in `__init__`, NAME a module-level name: what NAME holds when it
+  // is the attribute's only value.
+  StringMap<std::string> attribute_globals;
   // `self.<attr> = make(...)` with a callee that is not a class: the dotted callee as
   // written (a factory: `init_tokenizer()`, `AutoTokenizer.from_pretrained(...)`).
   StringMap<std::string> attribute_calls;

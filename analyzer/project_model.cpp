@@ -338,6 +338,14 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
       std::string q = file(cur.file).imports.qualify(made->second);
       if (is_module_factory(cur.file, q.empty() ? made->second : q)) return Value::of(ValueKind::Module);
     }
+    // `self.mask = MASK`: a tensor the module shares with its file.
+    if (auto g = info.attribute_globals.find(attr); it->second.kind == ValueKind::Unknown && g != info.attribute_globals.end()) {
+      const FileModel& f = file(cur.file);
+      auto global = f.globals.find(g->second);
+      if (global != f.globals.end() && !global->second.is_function_or_class && global->second.value.is_tensor()) {
+        return global->second.value;
+      }
+    }
     return it->second;
   });
 }

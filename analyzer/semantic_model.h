@@ -40,7 +40,7 @@ class SemanticModel {
   std::string_view source() const { return src_; }
   const FileModel& file() const { return file_; }
   const FunctionInfo& function() const { return fn_; }
-  // The project function a call names (`helper(...)`, `module.helper(...)`); null if none.
+  // The project function a call names (`helper(...)`, `module.helper(...)`, `self.method(...)`); null if none.
   const FunctionInfo* called_project_function(Node call) const;
 
   // What the expression holds here. A walked expression answers what it held

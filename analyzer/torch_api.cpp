@@ -265,6 +265,11 @@ bool is_compile_decorator(std::string_view q) {
   return q == "torch.compile" || q == "torch._dynamo.optimize";
 }
 
+bool is_dynamo_disable(std::string_view q) {
+  return q == "torch.compiler.disable" || q == "torch._dynamo.disable" || q == "torch._dynamo.eval_frame.disable" ||
+         q == "torch._disable_dynamo" || q == "torch._compile._disable_dynamo";
+}
+
 uint8_t opaque_decorator(std::string_view q) {
   constexpr uint8_t fx = static_cast<uint8_t>(Tracer::Fx), dynamo = static_cast<uint8_t>(Tracer::Dynamo);
   // Dynamo's opt-outs. They are the escape hatch users write for every

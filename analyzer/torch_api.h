@@ -61,6 +61,9 @@ bool is_compile_function(std::string_view qualified);
 bool is_compile_decorator(std::string_view qualified);
 // The tracers (Tracer bits) a decorator hides the function from; 0 for most.
 uint8_t opaque_decorator(std::string_view qualified);
+// `torch.compiler.disable` and its older spellings: TorchDynamo runs the function outside
+// its graph, breaking the graph at each call (custom operators and `allow_in_graph` it keeps).
+bool is_dynamo_disable(std::string_view qualified);
 
 // Escape-hatch predicates, as a tracer sees them.
 enum class HatchPredicate { NotAHatch, IsCompiling, IsScriptingOrTracing, IsInOnnxExport };

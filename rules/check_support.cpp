@@ -1,5 +1,6 @@
 #include "rules/check_support.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace fxlint::support {
@@ -80,6 +81,83 @@ bool is_outer_object(Node expr, const SemanticModel& ctx) {
   return false;
 }
 
+bool is_module_state(Node target, const SemanticModel& ctx) {
+  target = target.unparenthesized();
+  while (target.is(NodeKind::Subscript)) target = target.field("value").unparenthesized();
+  return target.is(NodeKind::Attribute) && ctx.in_module_class() && is_outer_object(target, ctx);
+}
+
+namespace {
+// The attributes of `self` that `n` reads (`self.grid` in `self.grid[i].shape`).
+void self_attributes_in(Node n, const SemanticModel& ctx, std::vector<std::string_view>& out) {
+  if (n.is(NodeKind::Attribute)) {
+    Node object = n.field("object").unparenthesized();
+    if (object.is(NodeKind::Identifier) && object.text(ctx.source()) == ctx.self_name()) {
+      out.push_back(n.field("attribute").text(ctx.source()));
+      return;
+    }
+  }
+  for (Node c : NamedChildren(n)) self_attributes_in(c, ctx, out);
+}
+
+// Whether `n` reads a parameter or local of the function other than `self`.
+bool reads_a_local(Node n, const SemanticModel& ctx) {
+  if (n.is(NodeKind::Identifier)) return n.text(ctx.source()) != ctx.self_name() && ctx.is_bound(n.text(ctx.source()));
+  if (n.is(NodeKind::Attribute)) return reads_a_local(n.field("object"), ctx);
+  if (n.is(NodeKind::Lambda)) return false;
+  for (Node c : NamedChildren(n)) {
+    if (reads_a_local(c, ctx)) return true;
+  }
+  return false;
+}
+
+// Whether a statement under `n` assigns to one of `names` of `self` (or to an item of one).
+bool writes_any(Node n, const std::vector<std::string_view>& names, const SemanticModel& ctx) {
+  if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+    std::vector<std::string_view> written;
+    self_attributes_in(n.field("left"), ctx, written);
+    for (std::string_view w : written) {
+      if (std::find(names.begin(), names.end(), w) != names.end()) return true;
+    }
+  }
+  if (n.is(NodeKind::FunctionDefinition) || n.is(NodeKind::ClassDefinition)) return false;
+  for (Node c : NamedChildren(n)) {
+    if (writes_any(c, names, ctx)) return true;
+  }
+  return false;
+}
+
+// The attributes of `self` that comparisons in `test` read, other than `is` / `is not`:
+// `self.prev != n`, `key not in self.labels` compare the cache with what the call needs.
+// A comparison of tensor data (`self.x_min.min() > -1e-5`) or with nothing
+// of the call (`self.steps < 5`) tests a running state, not a key.
+void compared_self_attributes(Node test, const SemanticModel& ctx, std::vector<std::string_view>& out) {
+  if (test.is(NodeKind::ComparisonOperator)) {
+    Value v = ctx.value_of(test);
+    if (v.is_tensor() || v.kind == ValueKind::TensorData || !reads_a_local(test, ctx)) return;
+    bool identity = false;
+    for (std::string_view op : ctx.comparison_operators(test)) identity |= op.starts_with("is");
+    if (!identity) self_attributes_in(test, ctx, out);
+    return;
+  }
+  if (test.is(NodeKind::FunctionDefinition) || test.is(NodeKind::Lambda)) return;
+  for (Node c : NamedChildren(test)) compared_self_attributes(c, ctx, out);
+}
+}  // namespace
+
+bool in_cache_fill(Node write, const SemanticModel& ctx) {
+  if (ctx.self_name().empty()) return false;
+  for (Node n = write, parent = write.parent(); parent; n = parent, parent = parent.parent()) {
+    if (parent.is(NodeKind::FunctionDefinition)) return false;
+    bool branch = parent.is(NodeKind::IfStatement) || parent.is(NodeKind::ElifClause);
+    if (!branch || !(parent.field("consequence") == n)) continue;
+    std::vector<std::string_view> tested;
+    compared_self_attributes(parent.field("condition"), ctx, tested);
+    if (!tested.empty() && writes_any(n, tested, ctx)) return true;
+  }
+  return false;
+}
+
 namespace {
 bool is_number(Node n, const SemanticModel& ctx) {
   n = n.unparenthesized();
@@ -156,6 +234,11 @@ const char* once_or_replayed(Target target) {
   // torch.export succeeds: what goes wrong is silent, so say so.
   if (target == Target::Export) return "; torch.export runs it once while tracing, and the exported program never does";
   return "; the trace runs it once and never again";
+}
+
+const char* once_or_replayed_module_state(Target target) {
+  if (target == Target::Export) return "; the exported program never runs it";
+  return once_or_replayed(target);
 }
 
 const char* frozen_or_guarded(Target target, bool branch) {

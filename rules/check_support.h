@@ -37,6 +37,19 @@ std::string qualified_callee(Node call, const SemanticModel& ctx);
 // closure variable, or an attribute of `self`.
 bool is_outer_object(Node expr, const SemanticModel& ctx);
 
+// `self.<attr>` (or an item of it, `self.<attr>[k]`) of an nn.Module: torch.export puts
+// the module's attributes back after tracing, so a write there stays out of both the
+// module and the program.
+bool is_module_state(Node target, const SemanticModel& ctx);
+
+// A write inside `if <test>:` whose test compares an attribute of `self` that the arm also
+// writes (`if self.grid[i].shape != x.shape: self.grid[i] = make_grid(...)`, `if key not in
+// self.labels: ...`): a cache filled on a miss, keyed by what the test compares. torch.export
+// traces the miss while the cache is empty, so the program computes the value on every
+// call, as eager computes or reuses it. `if self.cache is None:` keys nothing: eager may reuse
+// a value computed from an earlier call's data.
+bool in_cache_fill(Node write, const SemanticModel& ctx);
+
 // The tensor that `t.add_(2)` (add_, sub_, mul_ or div_ of one Python number) or `t *= 2`
 // (`+=`, `-=`, `*=`, `/=`) updates: non-strict torch.export runs such an update on a real
 // tensor that is neither an input nor module state while it traces, so the program starts
@@ -68,6 +81,9 @@ bool dynamo_traces_numpy(std::string_view torch_version, Target target);
 // the end of a message: the tracers run it once; TorchDynamo replays it and
 // guards on the value.
 const char* once_or_replayed(Target target);
+// The same for a write of module state (is_module_state): torch.export restores the
+// attributes the module had, so it does not run once either.
+const char* once_or_replayed_module_state(Target target);
 // How a read of mutable Python state goes wrong for `target`, as the end of a
 // message: the tracers freeze the value (or the branch it decides); TorchDynamo
 // guards on it and compiles again when it changes.

@@ -56,6 +56,14 @@ bool array_store(Node subscript, Node value) {
   return v && (v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::True) || v.is(NodeKind::False));
 }
 
+// `pattern[row_mask] -= 1`: only a tensor takes a tensor index, so the
+// receiver is one even where its value is not known.
+bool indexed_by_tensor(Node subscript, const SemanticModel& ctx) {
+  for (Node i : support::subscript_indices(subscript))
+    if (ctx.value_of(i).is_tensor()) return true;
+  return false;
+}
+
 class OuterContainerMutation final : public Check {
  public:
   using Check::Check;
@@ -80,15 +88,25 @@ class OuterContainerMutation final : public Check {
     for (Node t : stmt.children()) {
       std::vector<Node> targets = t.is(NodeKind::ExpressionList) ? t.children() : std::vector<Node>{t};
       for (Node sub : targets) {
-        if (!sub.is(NodeKind::Subscript)) continue;
+        if (!sub.is(NodeKind::Subscript) || indexed_by_tensor(sub, ctx)) continue;
         Node recv = sub.field("value");
         if (support::is_outer_object(recv, ctx) && !not_a_container(ctx.value_of(recv))) report(sub, recv, false, ctx);
       }
     }
   }
 
+  // `COUNTS["n"] += 1`: a read and a store of the item.
+  void on_augmented(Node stmt, const SemanticModel& ctx) override {
+    Node target = stmt.field("left").unparenthesized();
+    if (!target.is(NodeKind::Subscript) || array_store(target, stmt.field("right")) || indexed_by_tensor(target, ctx))
+      return;
+    Node recv = target.field("value");
+    if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
+    report(target, recv, ctx.value_of(stmt.field("right")).is_tensor(), ctx);
+  }
+
   void on_store(Node target, Node value, Node, const SemanticModel& ctx) override {
-    if (!target.is(NodeKind::Subscript) || array_store(target, value)) return;
+    if (!target.is(NodeKind::Subscript) || array_store(target, value) || indexed_by_tensor(target, ctx)) return;
     Node recv = target.field("value");
     if (!support::is_outer_object(recv, ctx) || not_a_container(ctx.value_of(recv))) return;
     bool stores_tensor = value && ctx.value_of(value).is_tensor();
@@ -115,13 +133,17 @@ class OuterContainerMutation final : public Check {
 
   void report(Node where, Node recv, bool tensor, const SemanticModel& ctx) {
     std::string name(recv.text(ctx.source()));
+    bool module_state = support::is_module_state(recv, ctx);
+    if (module_state && settings_.target == Target::Export && support::in_cache_fill(where, ctx)) return;
     if (tensor) {
       sink_.report(RuleId::FX404, where.range(),
                    "stores a tensor into `" + name + "`, which outlives the call; the graph cannot hold it");
     } else {
       if (settings_.target == Target::Dynamo && rebuilt_before(recv, where, ctx.source())) return;
       sink_.report(RuleId::FX204, where.range(),
-                   "mutates `" + name + "`, which outlives the call" + support::once_or_replayed(settings_.target));
+                   "mutates `" + name + "`, which outlives the call" +
+                       (module_state ? support::once_or_replayed_module_state(settings_.target)
+                                     : support::once_or_replayed(settings_.target)));
     }
   }
 };

@@ -24,6 +24,7 @@ class UntraceableCall final : public Check {
       report_resize(call, ctx);
       report_generator_argument(call, ctx);
       report_tokenizer(call, ctx);
+      report_disabled_function(call, ctx);
     }
     std::string q = ctx.resolve(call.field("function"));
     if (q.empty()) return;
@@ -117,6 +118,19 @@ class UntraceableCall final : public Check {
   }
 
  private:
+  // A project function decorated `@torch.compiler.disable` (torchvision's `tv_tensors.wrap`):
+  // Dynamo runs it outside the graph ("Skip calling `torch.compiler.disable()`d function"),
+  // so each call ends one graph.
+  void report_disabled_function(Node call, const SemanticModel& ctx) {
+    const FunctionInfo* f = ctx.called_project_function(call);
+    if (!f || !f->dynamo_disabled) return;
+    // torch's own disabled functions Dynamo handles itself (`torch.utils.checkpoint.checkpoint`
+    // becomes one operator of the graph, DDP's forward has its own rules).
+    if (ctx.resolve(call.field("function")).starts_with("torch.") || ctx.file().module_name.starts_with("torch.")) return;
+    sink_.report(RuleId::FX502, call.range(),
+                 "`" + f->name + "` is decorated with `torch.compiler.disable`: TorchDynamo breaks the graph to call "
+                 "it, and `fullgraph=True` and strict torch.export fail here");
+  }
   // `self.rnn(x)` where `self.rnn` is an nn.LSTM, GRU or RNN, here or in a
   // subclass that sets it: TorchDynamo runs those eagerly (GB0014, unless
   // torch._dynamo.config.allow_rnn); torch.export and the FX tracer take them.

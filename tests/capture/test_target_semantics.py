@@ -213,6 +213,13 @@ DYNAMO_CASES = {
                          "def traced(fn):\n    def inner(*args):\n        print(\"calling\")\n"
                          "        return fn(*args)\n\n    return inner\n\n\n@traced\ndef scaled(x):\n"
                          "    return x * 2\n"),
+    # A disabled function runs outside the graph, which ends at its call; allow_in_graph keeps one node.
+    "disabled_helper": ("y = stats(x * 2)\n        return kept(y) + 1", "",
+                        "@torch.compiler.disable\ndef stats(x):\n    return x * x.mean()\n\n\n"
+                        "@torch.compiler.allow_in_graph\ndef kept(x):\n    return x * 2\n"),
+    "disabled_method": ("y = self.inner(x * 2)\n        return y + 1", "        self.inner = Inner()\n",
+                        "class Inner(nn.Module):\n    @torch.compiler.disable\n    def stats(self, x):\n"
+                        "        return x * x.mean()\n\n    def forward(self, x):\n        return self.stats(x * 3) + 1\n"),
     # A torch.Generator is an object Dynamo cannot trace: made in the graph, or passed to a draw.
     "generator_attribute": ("return x + torch.randn(8, generator=self.gen)",
                             "        self.gen = torch.Generator().manual_seed(0)\n"),
@@ -533,6 +540,8 @@ def test_dynamo_breaks_in_a_tokenizer_where_fxlint_reports_it(tmp_path):
     # A module-level tensor: FX401, the program keeps it as a constant.
     ("MASK.mul_(2)", "MASK = torch.ones(3)\n", "self.mask = MASK", True),
     ("MASK.add_(x)", "MASK = torch.ones(3)\n", "self.mask = MASK", False),
+    # An attribute bound to it holds it: FX403.
+    ("self.mask.mul_(2)", "MASK = torch.ones(3)\n", "self.mask = MASK", True),
 ])
 def test_export_updates_a_plain_tensor_once_more_while_tracing(tmp_path, update, helpers, init, reported):
     # FX403 and FX401 for export: non-strict export runs an in-place add_/sub_/mul_/div_ by a Python
@@ -547,3 +556,28 @@ def test_export_updates_a_plain_tensor_once_more_while_tracing(tmp_path, update,
     exported = torch.export.export(load(path), (x.clone(),), strict=False).module()
     got = [exported(x.clone()) for _ in range(3)]
     assert all(torch.equal(a, b) for a, b in zip(expected, got)) != reported
+
+
+@pytest.mark.parametrize("fill,init,reported", [
+    # Keyed by the size it compares: the program computes the table on every call.
+    ("if self.size != x.shape[0]:\n            self.table = torch.arange(x.shape[0]) * 1.0\n"
+     "            self.size = x.shape[0]", "self.table = torch.zeros(0)\n        self.size = 0", False),
+    ("if x.shape[0] not in self.tables:\n            self.tables[x.shape[0]] = torch.arange(x.shape[0]) * 1.0\n"
+     "        return x + self.tables[x.shape[0]]", "self.tables = {}", False),
+    # Keyed by nothing: eager reuses the first call's data, the program recomputes it.
+    ("if self.table is None:\n            self.table = x * 2", "self.table = None", True),
+    # A running state tested against nothing of the call is no cache.
+    ("if self.steps < 2:\n            self.table = self.table + x\n            self.steps = self.steps + 1",
+     "self.table = torch.zeros(4)\n        self.steps = 0", True),
+])
+def test_export_program_computes_a_cache_filled_on_a_miss(tmp_path, fill, init, reported):
+    # FX403/FX204 for export: torch.export puts the module's attributes back after tracing.
+    path = tmp_path / "cache.py"
+    body = fill if "return" in fill else f"{fill}\n        return x + self.table"
+    path.write_text(module_source(body, "", f"        {init}\n"))
+    assert bool(error_lines(tmp_path, "export").get("cache")) == reported
+    inputs = [torch.randn(4) for _ in range(3)]
+    model = load(path)
+    exported = torch.export.export(model, (inputs[0],), strict=False).module()
+    eager = load(path)
+    assert all(torch.equal(exported(x), eager(x)) for x in inputs) != reported
