@@ -583,6 +583,13 @@ class Indexer {
       }
     }
     if (left.is(NodeKind::Attribute) && right) {
+      // `m.stride = torch.tensor(...)` on a local, read back as `self.stride = m.stride`.
+      if (ctx.function >= 0 && fn(ctx).is_constructor() && left.field("object").unparenthesized().is(NodeKind::Identifier) &&
+          !is_receiver(left.field("object"), ctx)) {
+        Value v = quick_value(right, src_, m_.imports);
+        auto [it, inserted] = constructor_locals_.emplace(std::make_pair(ctx.function, std::string(left.text(src_))), v);
+        if (!inserted) it->second = join(it->second, v);
+      }
       index_self_attribute(left, right, ctx);
       note_external_write(left);
     }
@@ -690,6 +697,10 @@ class Indexer {
       if (it == constructor_locals_.end() && !is_parameter(fn(ctx), r.text(src_)) && !cls.attributes.count(name)) {
         cls.attribute_globals[name] = std::string(r.text(src_));  // `self.mask = MASK`
       }
+    }
+    if (in_constructor && r.is(NodeKind::Attribute) && r.field("object").unparenthesized().is(NodeKind::Identifier)) {
+      auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
+      if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
     }
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(constructed_callee(r), src_);

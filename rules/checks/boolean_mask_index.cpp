@@ -56,7 +56,9 @@ class BooleanMaskIndex final : public Check {
 
  private:
   static Node boolean_mask(Node sub, const SemanticModel& ctx) {
-    if (!ctx.value_of(sub.field("value")).is_tensor()) return Node();
+    // Only a tensor (or an array) takes a mask of many elements, so an unknown base holds one.
+    ValueKind base = ctx.value_of(sub.field("value")).kind;
+    if (base != ValueKind::Tensor && base != ValueKind::Unknown) return Node();
     for (Node index : support::subscript_indices(sub)) {
       if (ctx.value_of(index).is_bool_tensor()) return index;
     }

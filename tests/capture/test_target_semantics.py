@@ -132,6 +132,9 @@ DYNAMO_CASES = {
     "item": ("return x * x.sum().item()", ""),
     "item_then_branch": ("v = x.sum().item()\n        if v > 0:\n            return x\n        return -x", ""),
     "mask_read": ("return x[x > 0] * 2", ""),
+    # `model.proj(x)` resolves to nothing fxlint knows: only a tensor takes a mask.
+    "mask_read_of_an_unknown": ("return packed(self, x)", "        self.proj = nn.Linear(8, 8)\n",
+                                "def packed(model, x):\n    h = model.proj(x)\n    return h[x > 0].sum() * 2\n"),
     "mask_assign": ("y = x.clone()\n        y[y > 0] = 0\n        y[y < -1] = x.sum()\n        return y * 2", ""),
     "nonzero": ("return x.nonzero().float() + 1", ""),
     "tensor_branch": ("if x.sum() > 0:\n            return x\n        return -x", ""),
