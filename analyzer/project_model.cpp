@@ -322,6 +322,20 @@ bool ProjectModel::is_autograd_function(ClassRef c) const {
   });
 }
 
+FunctionRef ProjectModel::global_instance_method(int file_index, int scope, std::string_view dotted) const {
+  size_t dot = dotted.find('.');
+  if (dot == std::string_view::npos || dotted.find('.', dot + 1) != std::string_view::npos) return {};
+  std::string head(dotted.substr(0, dot));
+  const FileModel& f = file(file_index);
+  if (scope >= 0 && f.functions[static_cast<size_t>(scope)].locals.count(head)) return {};
+  auto g = f.globals.find(head);
+  if (g == f.globals.end() || g->second.top_level_assignments != 1 || g->second.rebound_in_function) return {};
+  auto inst = f.instances.find(head);
+  if (inst == f.instances.end()) return {};
+  ClassRef c = resolve_class(file_index, inst->second);
+  return c.valid() ? find_method(c, dotted.substr(dot + 1)) : FunctionRef{};
+}
+
 FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
   if (!dotted.ends_with(".apply")) return {};
   ClassRef c = resolve_class(file_index, dotted.substr(0, dotted.size() - 6));
@@ -888,6 +902,10 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
               const FunctionInfo& fwd = file(forward.file).functions[static_cast<size_t>(forward.function)];
               reach(work, tracer, find_method({forward.file, fwd.cls}, "backward"));
             }
+            break;
+          }
+          if (FunctionRef m = global_instance_method(cur.file, cur.function, e.name); m.valid()) {
+            reach(work, tracer, m);  // model = Model() at module level; model.install(...)
             break;
           }
           reach(work, tracer, resolve_function(cur.file, cur.function, e.name));

@@ -67,6 +67,10 @@ class ProjectModel {
   // `Fn.apply` written in `file`, where Fn is a project torch.autograd.Function:
   // its `forward`, which runs with `ctx` before the arguments of `apply`.
   FunctionRef autograd_forward(int file, std::string_view dotted) const;
+  // `model.install` written in function `scope` of `file`, where `model` is a module-level
+  // name bound once, to an instance of a project class, and no local of the function: that
+  // class's method.
+  FunctionRef global_instance_method(int file, int scope, std::string_view dotted) const;
   // What `self.<attr>` holds in class `c` (bases included).
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Whether `self.<attr>` is a buffer that `c` or a project base registers.
