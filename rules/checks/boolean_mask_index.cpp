@@ -25,6 +25,7 @@ std::optional<Fix> masked_reduction(Node subscript, Node mask, const SemanticMod
                          : method == "all" ? "True" : nullptr;
   if (!identity || support::subscript_indices(subscript).size() != 1) return std::nullopt;
   Node x = subscript.field("value");
+  if (!ctx.value_of(x).is_tensor()) return std::nullopt;  // torch.where needs a tensor there
   std::optional<TorchRef> torch = torch_ref(subscript, ctx);
   if (!torch) return std::nullopt;
   std::string text = torch->spell("torch.where") + "(" + std::string(mask.text(src)) + ", " +
