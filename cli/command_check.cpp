@@ -104,6 +104,12 @@ int run_check(std::span<const std::string> argv, Io& io) {
   if (outcome.files.empty() && !request.stdin_filename && !quiet) {
     io.err << "warning: no Python files found under the given path(s)\n";
   }
+  if (!outcome.files.empty() && outcome.functions_checked == 0 && outcome.all_reachable && !quiet) {
+    // "All checks passed!" would read as a clean bill of health for code that was not looked at.
+    io.err << "warning: no compiled code in the checked files (no `nn.Module` forward, nothing compiled, "
+              "decorated or called from compiled code), so no function was checked; check them with the "
+              "files that compile them, or use `--scope all`\n";
+  }
   std::ofstream file;
   if (output_file) {
     std::filesystem::path path = normalize_path(*output_file, io.cwd);

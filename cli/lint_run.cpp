@@ -108,6 +108,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
   CheckOptions options;
   options.jobs = request.jobs;
   options.release_memory = request.release_memory;
+  options.checked_functions = &outcome.functions_checked;
   std::set<const Config*> seen;
   ModuleNamer modules;
   std::vector<ImportedFile> context = imported_files(sources, modules);
@@ -136,6 +137,7 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
 
   // The project files these import, analysed with them and not reported.
   size_t linted = inputs.size();
+  for (const SourceInput& in : inputs) outcome.all_reachable = outcome.all_reachable && in.scope == Scope::Reachable;
   for (ImportedFile& f : context) {
     inputs.push_back(context_input(request, configs.for_file(f.source.path), f, &outcome.warnings));
   }

@@ -39,6 +39,8 @@ struct FileResult {
 struct LintOutcome {
   std::vector<FileResult> files;  // every file looked at, sorted by display path
   size_t files_checked = 0;
+  size_t functions_checked = 0;  // compiled code the checks walked, over the linted files
+  bool all_reachable = true;     // every linted file checked with --scope reachable
   std::vector<std::string> warnings;  // about the settings, printed unless --quiet
 };
 

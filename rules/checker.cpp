@@ -125,6 +125,14 @@ struct FindingsReuse {
   const TopStatements* tops = nullptr;  // the file's, set with `after`
 };
 
+// Whether the checks walk function `f` of input `index`: it is compiled code.
+bool checked(const ProjectModel& project, size_t index, size_t f, const SourceInput& input) {
+  // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
+  Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
+  return input.scope == Scope::All ? !project.opaque(static_cast<int>(index), static_cast<int>(f), tracer)
+                                   : project.in_region(static_cast<int>(index), static_cast<int>(f), tracer);
+}
+
 std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const ParsedFile& file,
                                   const SourceInput& input, const ArgumentTypes& arguments, const CancelFlag* cancel,
                                   const FindingsReuse& reuse) {
@@ -163,10 +171,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     CompiledCodeDispatcher dispatcher(checks);
     // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
     Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
-    auto walked = [&](size_t f) {
-      return input.scope == Scope::All ? !project.opaque(static_cast<int>(index), static_cast<int>(f), tracer)
-                                       : project.in_region(index, static_cast<int>(f), tracer);
-    };
+    auto walked = [&](size_t f) { return checked(project, static_cast<size_t>(index), f, input); };
     std::vector<std::pair<int, int>> consulted;  // by the walks of the statement being checked
     auto walk = [&](size_t f) {
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
@@ -509,6 +514,14 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     }
     out[i] = {internal_error(*failure[i])};
   });
+  if (options.checked_functions) {
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (!report[i] || failure[i]) continue;
+      for (size_t f = 0; f < files[i]->model.functions.size(); ++f) {
+        *options.checked_functions += checked(project, i, f, *inputs[i]);
+      }
+    }
+  }
   if (findings) {
     findings->project = fingerprint;
     findings->arguments = second;

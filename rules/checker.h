@@ -50,6 +50,10 @@ struct CheckOptions {
   // server got a newer text): the analysis then stops with CheckCancelled, in
   // a parse or between two steps (indexing a file, walking a function).
   const CancelFlag* cancel = nullptr;
+  // When set: how many functions of the reported inputs the checks walked (those in a
+  // compile region, or every traceable one under Scope::All). None says the files hold
+  // no compiled code, so nothing in them was checked.
+  size_t* checked_functions = nullptr;
 };
 
 // Adds one config's ways code reaches a compiler to the project's, each

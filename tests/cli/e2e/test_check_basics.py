@@ -80,6 +80,28 @@ def test_no_python_files_warns_and_passes(project):
     assert "no Python files found" in result.stderr
 
 
+def test_files_without_compiled_code_warn_that_nothing_was_checked(project):
+    helper = "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef helper(x):\n    log.warning('hi')\n    return x.item()\n"
+    project.write("helpers.py", helper)
+    result = project.run("check", "helpers.py")
+    assert result.returncode == 0
+    assert result.stdout == "All checks passed!\n"
+    assert "no compiled code in the checked files" in result.stderr
+    assert "--scope all" in result.stderr
+    everything = project.run("check", "--scope", "all", "--output-format", "concise", "helpers.py")
+    assert everything.returncode == 1
+    assert "helpers.py:7:5: FX501" in everything.stdout
+    assert "no compiled code" not in everything.stderr
+    # With the model that calls it, the helper is compiled code: no warning.
+    project.write("model.py", "import torch.nn as nn\nfrom helpers import helper\n\n\nclass M(nn.Module):\n"
+                  "    def forward(self, x):\n        return helper(x)\n")
+    both = project.run("check", "--output-format", "concise", "helpers.py", "model.py")
+    assert "helpers.py:7:5: FX501" in both.stdout
+    assert "no compiled code" not in both.stderr
+    quiet = project.run("check", "--quiet", "helpers.py")
+    assert quiet.stderr == ""
+
+
 def test_statistics(project):
     project.write("a.py", MODEL)
     project.write("b.py", MODEL)
