@@ -616,11 +616,11 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
 const FunctionInfo* SemanticModel::called_project_function(Node call) const {
   std::string written = dotted_text(call.field("function"), src_);
   if (written.empty()) return nullptr;
-  std::string_view w = written;
-  FunctionRef f = cls_ >= 0 && !self_.empty() && w.starts_with(self_) && w.size() > self_.size() &&
-                          w[self_.size()] == '.' && w.find('.', self_.size() + 1) == std::string_view::npos
-                      ? project_.find_method({file_index_, cls_}, w.substr(self_.size() + 1))
-                      : project_.resolve_function(file_index_, function_index_, written);
+  Node callee = call.field("function").unparenthesized();
+  Node object = callee.is(NodeKind::Attribute) ? callee.field("object").unparenthesized() : Node();
+  bool self_method = cls_ >= 0 && !self_.empty() && object.is(NodeKind::Identifier) && object.text(src_) == self_;
+  FunctionRef f = self_method ? project_.find_method({file_index_, cls_}, callee.field("attribute").text(src_))
+                              : project_.resolve_function(file_index_, function_index_, written);
   return f.valid() ? &project_.file(f.file).functions[static_cast<size_t>(f.function)] : nullptr;
 }
 

@@ -699,6 +699,7 @@ class Indexer {
       }
     }
     if (in_constructor && r.is(NodeKind::Attribute) && r.field("object").unparenthesized().is(NodeKind::Identifier)) {
+      // `m.stride = torch.tensor(...)` earlier, then `self.stride = m.stride`.
       auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
       if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
     }

@@ -158,6 +158,10 @@ bool in_cache_fill(Node write, const SemanticModel& ctx) {
   return false;
 }
 
+bool exported_cache_fill(Node target, Node write, const SemanticModel& ctx, Target t) {
+  return t == Target::Export && is_module_state(target, ctx) && in_cache_fill(write, ctx);
+}
+
 namespace {
 bool is_number(Node n, const SemanticModel& ctx) {
   n = n.unparenthesized();
@@ -236,9 +240,9 @@ const char* once_or_replayed(Target target) {
   return "; the trace runs it once and never again";
 }
 
-const char* once_or_replayed_module_state(Target target) {
-  if (target == Target::Export) return "; the exported program never runs it";
-  return once_or_replayed(target);
+const char* once_or_replayed(Target t, Node target, const SemanticModel& ctx) {
+  if (t == Target::Export && is_module_state(target, ctx)) return "; the exported program never runs it";
+  return once_or_replayed(t);
 }
 
 const char* frozen_or_guarded(Target target, bool branch) {

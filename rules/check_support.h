@@ -49,6 +49,9 @@ bool is_module_state(Node target, const SemanticModel& ctx);
 // call, as eager computes or reuses it. `if self.cache is None:` keys nothing: eager may reuse
 // a value computed from an earlier call's data.
 bool in_cache_fill(Node write, const SemanticModel& ctx);
+// For the export target, `target` (written by `write`) is module state inside such a cache
+// fill: not reported, since the program computes the value on every call.
+bool exported_cache_fill(Node target, Node write, const SemanticModel& ctx, Target t);
 
 // The tensor that `t.add_(2)` (add_, sub_, mul_ or div_ of one Python number) or `t *= 2`
 // (`+=`, `-=`, `*=`, `/=`) updates: non-strict torch.export runs such an update on a real
@@ -81,9 +84,9 @@ bool dynamo_traces_numpy(std::string_view torch_version, Target target);
 // the end of a message: the tracers run it once; TorchDynamo replays it and
 // guards on the value.
 const char* once_or_replayed(Target target);
-// The same for a write of module state (is_module_state): torch.export restores the
-// attributes the module had, so it does not run once either.
-const char* once_or_replayed_module_state(Target target);
+// The same for a write of `target`: torch.export restores the attributes a module had
+// (is_module_state), so such a write does not run once either.
+const char* once_or_replayed(Target t, Node target, const SemanticModel& ctx);
 // How a read of mutable Python state goes wrong for `target`, as the end of a
 // message: the tracers freeze the value (or the branch it decides); TorchDynamo
 // guards on it and compiles again when it changes.

@@ -125,10 +125,12 @@ struct FindingsReuse {
   const TopStatements* tops = nullptr;  // the file's, set with `after`
 };
 
+// fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
+Tracer tracer_of(const SourceInput& input) { return input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo; }
+
 // Whether the checks walk function `f` of input `index`: it is compiled code.
 bool checked(const ProjectModel& project, size_t index, size_t f, const SourceInput& input) {
-  // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
-  Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
+  Tracer tracer = tracer_of(input);
   return input.scope == Scope::All ? !project.opaque(static_cast<int>(index), static_cast<int>(f), tracer)
                                    : project.in_region(static_cast<int>(index), static_cast<int>(f), tracer);
 }
@@ -169,8 +171,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
   }
   if (!checks.empty()) {
     CompiledCodeDispatcher dispatcher(checks);
-    // fx2onnx traces with torch.fx; dynamo and export with TorchDynamo.
-    Tracer tracer = input.target == Target::Fx2Onnx ? Tracer::Fx : Tracer::Dynamo;
+    Tracer tracer = tracer_of(input);
     auto walked = [&](size_t f) { return checked(project, static_cast<size_t>(index), f, input); };
     std::vector<std::pair<int, int>> consulted;  // by the walks of the statement being checked
     auto walk = [&](size_t f) {

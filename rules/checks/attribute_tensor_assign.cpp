@@ -24,9 +24,7 @@ class AttributeTensorAssign final : public Check {
         ctx.self_buffer(target.field("attribute").text(ctx.source()))) {
       return;
     }
-    if (settings_.target == Target::Export && support::is_module_state(target, ctx) && support::in_cache_fill(stmt, ctx)) {
-      return;
-    }
+    if (support::exported_cache_fill(target, stmt, ctx, settings_.target)) return;
     sink_.report(RuleId::FX403, stmt.range(),
                  "stores a tensor on `" + std::string(object.text(ctx.source())) +
                      "`, which outlives the call; the graph cannot hold it");

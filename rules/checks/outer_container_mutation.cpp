@@ -133,8 +133,7 @@ class OuterContainerMutation final : public Check {
 
   void report(Node where, Node recv, bool tensor, const SemanticModel& ctx) {
     std::string name(recv.text(ctx.source()));
-    bool module_state = support::is_module_state(recv, ctx);
-    if (module_state && settings_.target == Target::Export && support::in_cache_fill(where, ctx)) return;
+    if (support::exported_cache_fill(recv, where, ctx, settings_.target)) return;
     if (tensor) {
       sink_.report(RuleId::FX404, where.range(),
                    "stores a tensor into `" + name + "`, which outlives the call; the graph cannot hold it");
@@ -142,8 +141,7 @@ class OuterContainerMutation final : public Check {
       if (settings_.target == Target::Dynamo && rebuilt_before(recv, where, ctx.source())) return;
       sink_.report(RuleId::FX204, where.range(),
                    "mutates `" + name + "`, which outlives the call" +
-                       (module_state ? support::once_or_replayed_module_state(settings_.target)
-                                     : support::once_or_replayed(settings_.target)));
+                       support::once_or_replayed(settings_.target, recv, ctx));
     }
   }
 };

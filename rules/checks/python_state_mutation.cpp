@@ -231,12 +231,10 @@ class PythonStateMutation final : public Check {
       Node attr = left.field("attribute");
       Value v = ctx.self_attribute(attr.text(src));
       if (v.kind != ValueKind::Static) return;  // tensors update in place; unknowns are not flagged
-      bool module_state = support::is_module_state(left, ctx);
-      if (module_state && settings_.target == Target::Export && support::in_cache_fill(stmt, ctx)) return;
+      if (support::exported_cache_fill(left, stmt, ctx, settings_.target)) return;
       sink_.report(RuleId::FX203, stmt.range(),
                    "updates Python attribute `" + std::string(left.text(src)) + "`" +
-                       (module_state ? support::once_or_replayed_module_state(settings_.target)
-                                     : support::once_or_replayed(settings_.target)),
+                       support::once_or_replayed(settings_.target, left, ctx),
                    attribute_scalar_to_buffer(stmt, ctx));
     }
   }
@@ -247,12 +245,10 @@ class PythonStateMutation final : public Check {
       // TorchDynamo guards on what compiled code reads: an attribute its class
       // only writes (`self.last_shape = z.shape`) is replayed, never guarded on.
       if (settings_.target == Target::Dynamo && !read_in_class(target, ctx.source())) return;
-      bool module_state = support::is_module_state(target, ctx);
-      if (module_state && settings_.target == Target::Export && support::in_cache_fill(stmt, ctx)) return;
+      if (support::exported_cache_fill(target, stmt, ctx, settings_.target)) return;
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) + "`" +
-                       (module_state ? support::once_or_replayed_module_state(settings_.target)
-                                     : support::once_or_replayed(settings_.target)));
+                       support::once_or_replayed(settings_.target, target, ctx));
       return;
     }
     if (!target.is(NodeKind::Identifier) || !value) return;
