@@ -205,3 +205,20 @@ class Net(torch.nn.Module):
     whole = project.run("check", "--target", "dynamo", "--output-format", "concise", ".")
     assert "models/net.py:8:16: FX301" in whole.stdout
     assert "util/ops.py:2:5: FX501" in whole.stdout
+
+
+def test_calls_of_dynamo_disabled_functions_are_breaks_except_torchs_own(project):
+    # torch's own disabled functions (checkpoint) Dynamo turns into graph operators.
+    disabled = ("import torch\n\n\n@torch.compiler.disable\ndef checkpoint(fn, x):\n    return fn(x)\n\n\n"
+                "class Inner(torch.nn.Module):\n    def forward(self, x):\n        return checkpoint(torch.relu, x)\n")
+    project.write("torch/__init__.py", "")
+    project.write("torch/utils/__init__.py", "")
+    project.write("torch/utils/ckpt.py", disabled)
+    project.write("vendor/__init__.py", "")
+    project.write("vendor/ckpt.py", disabled)
+    project.write("model.py", "import torch\nimport torch.utils.ckpt\nfrom vendor.ckpt import checkpoint\n\n\n"
+                  "class M(torch.nn.Module):\n    def forward(self, x):\n"
+                  "        y = torch.utils.ckpt.checkpoint(torch.relu, x)\n        return checkpoint(torch.relu, y)\n")
+    result = project.run("check", "--target", "dynamo", "--select", "FX502", "--output-format", "concise")
+    lines = [l for l in result.stdout.splitlines() if "FX502" in l]
+    assert sorted(l.split(": FX502")[0] for l in lines) == ["model.py:9:16", "vendor/ckpt.py:11:16"], result.stdout
