@@ -213,6 +213,12 @@ Value SemanticModel::unpacked_element(Node value_node, const Value& v, size_t in
     // `boxes, losses = self.rpn(x)`: what the callee's `return boxes, losses` gave.
     if (auto it = callees_.find(call.id()); it != callees_.end()) {
       std::optional<ArgumentTypes::Returned> r = known_->returned(it->second.file, it->second.function);
+      if (r && r->elements.size() == count && r->elements[index].kind != ValueKind::Unknown) return r->elements[index];
+      // What the callee's `-> Tuple[Tensor, Tensor]` declares, where its body does not tell.
+      const FunctionInfo& callee = project_.file(it->second.file).functions[static_cast<size_t>(it->second.function)];
+      if (callee.return_elements.size() == count && callee.return_elements[index] == AnnotationKind::Tensor) {
+        return Value::tensor();
+      }
       if (r && r->elements.size() == count) return r->elements[index];
     }
   }

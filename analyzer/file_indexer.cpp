@@ -1,5 +1,6 @@
 // Pass one: a single traversal of a file's tree that fills its FileModel.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -74,6 +75,7 @@ class Indexer {
     visit_block(root, Ctx{});
     resolve_pending_mutations();
     record_passed_classes();
+    record_local_receivers();
   }
 
  private:
@@ -320,6 +322,7 @@ class Indexer {
       info.returns_tensor = k == AnnotationKind::Tensor || k == AnnotationKind::OptionalTensor ||
                             k == AnnotationKind::TensorSequence;
       if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
+      info.return_elements = tuple_annotation_elements(rt, src_, m_.imports);
     }
     if (auto comment = function_type_comment(def, src_, m_.imports)) apply_type_comment(def, *comment, info);
     if (Node params = def.field("parameters")) {
@@ -346,7 +349,38 @@ class Indexer {
     inner.receiver = ctx.cls >= 0 ? receiver_of(def, m_.functions[static_cast<size_t>(idx)]) : ctx.receiver;
     inner.hatch = m_.functions[static_cast<size_t>(idx)].disabled;
     inner.top_level = false;
-    if (Node body = def.field("body")) visit_block(body, inner);
+    if (Node body = def.field("body")) {
+      visit_block(body, inner);
+      if (ctx.cls >= 0 && name == "forward") note_taken_attributes(body, inner.receiver, m_.classes[static_cast<size_t>(ctx.cls)]);
+    }
+  }
+
+  // ClassInfo::taken_attributes: `local = self.<attr>` then `self.<attr> = None`, both
+  // statements of the body itself (not under an `if`, a loop or a `try`).
+  void note_taken_attributes(Node body, std::string_view receiver, ClassInfo& cls) {
+    if (receiver.empty()) return;
+    auto self_attribute = [&](Node n) -> std::string_view {
+      n = n ? n.unparenthesized() : Node();
+      if (!n || !n.is(NodeKind::Attribute)) return {};
+      Node object = n.field("object").unparenthesized();
+      if (!object.is(NodeKind::Identifier) || object.text(src_) != receiver) return {};
+      return n.field("attribute").text(src_);
+    };
+    StringSet read;
+    for (Node stmt : NamedChildren(body)) {
+      if (!stmt.is(NodeKind::ExpressionStatement) || stmt.named_child_count() != 1) continue;
+      Node a = stmt.named_child(0);
+      if (!a.is(NodeKind::Assignment)) continue;
+      Node left = a.field("left"), right = a.field("right");
+      if (!left || !right) continue;
+      left = left.unparenthesized();
+      if (left.is(NodeKind::Identifier)) {
+        if (std::string_view attr = self_attribute(right); !attr.empty()) read.insert(std::string(attr));
+      } else if (std::string_view attr = self_attribute(left); !attr.empty() && right.unparenthesized().is(NodeKind::None) &&
+                                                                 read.count(attr)) {
+        cls.taken_attributes.insert(std::string(attr));
+      }
+    }
   }
 
   // A type comment stands for the annotations the header does not have.
@@ -375,7 +409,61 @@ class Indexer {
     if (!name && (splat.is(NodeKind::ListSplatPattern) || splat.is(NodeKind::DictionarySplatPattern))) {
       name = splat.named_child_count() ? splat.named_child(0) : Node();
     }
-    if (name && name.is(NodeKind::Identifier)) info.locals.insert(std::string(name.text(src_)));
+    if (name && name.is(NodeKind::Identifier)) {
+      info.locals.insert(std::string(name.text(src_)));
+      std::string cls = annotated_class(annotation_of(p));
+      if (!cls.empty()) info.receiver_classes.emplace(std::string(name.text(src_)), std::move(cls));
+    }
+  }
+
+  // `h = Helper(...)` in a function: `h.run(x)` runs Helper.run. A name also
+  // annotated or bound to another class is left unknown.
+  void record_local_receivers() {
+    for (const auto& [key, cls] : local_instances_) {
+      if (key.first < 0) continue;
+      StringMap<std::string>& known = m_.functions[static_cast<size_t>(key.first)].receiver_classes;
+      auto it = known.find(key.second);
+      if (it == known.end()) {
+        if (!cls.empty()) known.emplace(key.second, cls);
+      } else if (it->second != cls) {
+        known.erase(it);
+      }
+    }
+  }
+
+  // The class an annotation names, dotted as written (`Helper`, `mod.Helper`,
+  // `"Helper"`, `Optional[Helper]`, `Helper | None`); "" for anything else.
+  std::string annotated_class(Node type) const {
+    if (!type) return {};
+    type = type.unparenthesized();
+    if (type.is(NodeKind::String)) {
+      std::string_view t = type.text(src_);
+      if (t.size() < 2 || (t.front() != '"' && t.front() != '\'')) return {};
+      std::string inner(t.substr(1, t.size() - 2));
+      for (char c : inner) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return {};
+      }
+      return is_capitalized(inner) ? inner : std::string();
+    }
+    if (type.is(NodeKind::Type) && type.named_child_count() == 1) return annotated_class(type.named_child(0));
+    if (type.is(NodeKind::Subscript) && type.named_child_count() == 2) {  // Optional[Helper]
+      if (m_.imports.qualify(type.field("value"), src_) != "typing.Optional") return {};
+      return annotated_class(type.named_child(1));
+    }
+    if (type.kind() == NodeKind::Other && std::string_view(type.type()) == "generic_type") {
+      std::vector<Node> cs = type.children();
+      if (cs.size() != 2 || m_.imports.qualify(cs[0], src_) != "typing.Optional") return {};
+      return cs[1].named_child_count() == 1 ? annotated_class(cs[1].named_child(0)) : std::string();
+    }
+    if (type.is(NodeKind::BinaryOperator)) {  // Helper | None
+      Node l = type.field("left"), r = type.field("right");
+      if (r && r.is(NodeKind::None)) return annotated_class(l);
+      if (l && l.is(NodeKind::None)) return annotated_class(r);
+      return {};
+    }
+    if (!type.is(NodeKind::Identifier) && !type.is(NodeKind::Attribute)) return {};
+    std::string d = dotted_text(type, src_);
+    return is_capitalized(d) ? d : std::string();
   }
 
   void classify_decorator(Node decorator, FunctionInfo& info) {
@@ -1219,6 +1307,30 @@ class Indexer {
   std::map<std::pair<int, std::string>, Value> constructor_locals_;
 };
 
+// A subscripted generic (`Tuple[A, B]`, `typing.Optional[A]`): the last name of its
+// head (`Tuple`, `Optional`), with its arguments in `args`; "" for anything else.
+std::string_view generic_head(Node t, std::string_view src, std::vector<Node>& args) {
+  Node head;
+  if (t.is(NodeKind::Subscript)) {
+    head = t.field("value");
+    for (Node c : NamedChildren(t)) {
+      if (!(c == head)) args.push_back(c);
+    }
+  } else if (t.kind() == NodeKind::Other && std::string_view(t.type()) == "generic_type") {
+    std::vector<Node> cs = t.children();
+    if (cs.empty()) return {};
+    head = cs[0];
+    for (size_t i = 1; i < cs.size(); ++i) {
+      for (Node a : NamedChildren(cs[i])) args.push_back(a);
+    }
+  } else {
+    return {};
+  }
+  std::string_view h = head.text(src);
+  auto dot = h.rfind('.');
+  return dot == std::string_view::npos ? h : h.substr(dot + 1);
+}
+
 AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {
   t = t.unparenthesized();
   if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports);
@@ -1247,26 +1359,9 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     return AnnotationKind::Other;
   }
   // Subscripted generics: Optional[Tensor], Tuple[Tensor, Tensor], List[Tensor].
-  Node head;
   std::vector<Node> args;
-  if (t.is(NodeKind::Subscript)) {
-    head = t.field("value");
-    for (Node c : NamedChildren(t)) {
-      if (!(c == head)) args.push_back(c);
-    }
-  } else if (t.kind() == NodeKind::Other && std::string_view(t.type()) == "generic_type") {
-    std::vector<Node> cs = t.children();
-    if (cs.empty()) return AnnotationKind::Other;
-    head = cs[0];
-    for (size_t i = 1; i < cs.size(); ++i) {
-      for (Node a : NamedChildren(cs[i])) args.push_back(a);
-    }
-  } else {
-    return AnnotationKind::Other;
-  }
-  std::string_view h = head.text(src);
-  auto dot = h.rfind('.');
-  if (dot != std::string_view::npos) h = h.substr(dot + 1);
+  std::string_view h = generic_head(t, src, args);
+  if (h.empty()) return AnnotationKind::Other;
   bool all_tensor = !args.empty();
   for (Node a : args) {
     AnnotationKind k = classify_type_expr(a, src, imports);
@@ -1309,6 +1404,21 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
 
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports) {
   return classify_type_expr(type, source, imports);
+}
+
+std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports) {
+  type = type.unparenthesized();
+  if (type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0).unparenthesized();
+  std::vector<Node> args;
+  std::string_view h = generic_head(type, source, args);
+  std::vector<AnnotationKind> kinds;
+  if (h != "Tuple" && h != "tuple") return kinds;
+  for (Node a : args) {
+    Node u = a.is(NodeKind::Type) && a.named_child_count() ? a.named_child(0) : a;
+    if (u.is(NodeKind::Ellipsis)) return {};  // Tuple[Tensor, ...]: any length
+    kinds.push_back(classify_type_expr(u, source, imports));
+  }
+  return kinds;
 }
 
 FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_package,

@@ -97,7 +97,9 @@ uint64_t interface_fingerprint(const FileModel& m) {
     hash_strings(h, f.nonlocals);
     h.unordered(f.nested, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
     h.unordered(f.first_values, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
+    h.unordered(f.receiver_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (AnnotationKind k : f.comment_parameters) h.number(static_cast<uint64_t>(k));
+    for (AnnotationKind k : f.return_elements) h.number(static_cast<uint64_t>(k) + 16);
     // Callers bind arguments by the parameters as written.
     Node params = f.node ? f.node.field("parameters") : Node();
     h.bytes(params ? params.text(m.source) : std::string_view());
@@ -111,6 +113,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.methods, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
     h.unordered(c.attributes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
     hash_strings(h, c.buffers);
+    hash_strings(h, c.taken_attributes);
     h.unordered(c.attribute_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_calls, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_globals, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });

@@ -72,9 +72,15 @@ struct FunctionInfo {
   StringSet nonlocals;  // declared `nonlocal`
   StringMap<int> nested;  // nested def name -> function
   StringMap<Value> first_values;  // what a local's first binding holds
+  // Locals that hold an instance of a class, dotted as written: a parameter
+  // annotated with one (`h: Helper`, `Optional["Helper"]`) or a local bound
+  // only to `Helper(...)`. `h.run(x)` runs that class's method.
+  StringMap<std::string> receiver_classes;
   // PEP 484 `# type: (A, B) -> R` comment: one kind per parameter, in order
   // (the omitted `self` of a method counted as Other); empty when none.
   std::vector<AnnotationKind> comment_parameters;
+  // A return annotation `Tuple[A, B]`: the elements' kinds, in order; empty otherwise.
+  std::vector<AnnotationKind> return_elements;
 
   // `__init__` of a class: it builds the object, so what it stores on `self`
   // is construction, not state the compiled code changes.
@@ -97,6 +103,10 @@ struct ClassInfo {
   // Names given to `self.register_buffer(name, ...)`: assigning a tensor to one
   // updates the module's buffer.
   StringSet buffers;
+  // Scratch attributes: `forward` reads `self.<attr>` into a local and then sets it to
+  // `None`, both directly in its body (`alpha = self._alpha; self._alpha = None`). What
+  // the methods it calls store there is consumed within the call.
+  StringSet taken_attributes;
   // `self.<attr> = SomeClass(...)`: the dotted class name as written.
   StringMap<std::string> attribute_classes;
   // `self.<attr> = NAME` in `__init__`, NAME a module-level name: what NAME holds when it
@@ -206,5 +216,8 @@ FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_pa
 
 // The kind of an annotation expression (see AnnotationKind).
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);
+// The kinds of a fixed-length tuple annotation's elements (`Tuple[Tensor, int]`); empty
+// for anything else (`Tuple[Tensor, ...]` included).
+std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports);
 
 }  // namespace fxlint

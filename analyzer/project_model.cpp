@@ -336,6 +336,12 @@ FunctionRef ProjectModel::global_instance_method(int file_index, int scope, std:
   return c.valid() ? find_method(c, dotted.substr(dot + 1)) : FunctionRef{};
 }
 
+ClassRef ProjectModel::receiver_class(FunctionRef scope, std::string_view name) const {
+  const FunctionInfo& fn = file(scope.file).functions[static_cast<size_t>(scope.function)];
+  auto it = fn.receiver_classes.find(name);
+  return it == fn.receiver_classes.end() ? ClassRef{} : resolve_class(scope.file, it->second);
+}
+
 FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
   if (!dotted.ends_with(".apply")) return {};
   ClassRef c = resolve_class(file_index, dotted.substr(0, dotted.size() - 6));
@@ -367,6 +373,13 @@ Value ProjectModel::self_attribute(ClassRef c, std::string_view attr) const {
 bool ProjectModel::is_registered_buffer(ClassRef c, std::string_view attr) const {
   return first_in_hierarchy<bool>(c, false, [&](ClassRef, const ClassInfo& info) -> std::optional<bool> {
     if (info.buffers.count(attr)) return true;
+    return std::nullopt;
+  });
+}
+
+bool ProjectModel::is_taken_attribute(ClassRef c, std::string_view attr) const {
+  return first_in_hierarchy<bool>(c, false, [&](ClassRef, const ClassInfo& info) -> std::optional<bool> {
+    if (info.taken_attributes.count(attr)) return true;
     return std::nullopt;
   });
 }
@@ -903,6 +916,13 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
               reach(work, tracer, find_method({forward.file, fwd.cls}, "backward"));
             }
             break;
+          }
+          if (size_t dot = e.name.find('.'); dot != std::string::npos && e.name.find('.', dot + 1) == std::string::npos) {
+            // `h.run(x)` on a parameter annotated `h: Helper` or a local `h = Helper()`.
+            if (ClassRef c = receiver_class(cur, std::string_view(e.name).substr(0, dot)); c.valid()) {
+              reach(work, tracer, find_method(c, std::string_view(e.name).substr(dot + 1)));
+              break;
+            }
           }
           if (FunctionRef m = global_instance_method(cur.file, cur.function, e.name); m.valid()) {
             reach(work, tracer, m);  // model = Model() at module level; model.install(...)

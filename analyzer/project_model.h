@@ -71,10 +71,16 @@ class ProjectModel {
   // name bound once, to an instance of a project class, and no local of the function: that
   // class's method.
   FunctionRef global_instance_method(int file, int scope, std::string_view dotted) const;
+  // The project class of local `name` of `scope`: a parameter annotated with it or a
+  // local bound only to its instances (FunctionInfo::receiver_classes).
+  ClassRef receiver_class(FunctionRef scope, std::string_view name) const;
   // What `self.<attr>` holds in class `c` (bases included).
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Whether `self.<attr>` is a buffer that `c` or a project base registers.
   bool is_registered_buffer(ClassRef c, std::string_view attr) const;
+  // Whether `self.<attr>` is a scratch attribute of `c` or a project base: its `forward`
+  // takes the value and clears it (ClassInfo::taken_attributes).
+  bool is_taken_attribute(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // The classes, qualified as imported ("torch.nn.LSTM"), that `self.<attr>`

@@ -83,6 +83,10 @@ class SemanticModel {
   bool self_buffer(std::string_view attr) const {
     return cls_ >= 0 && project_.is_registered_buffer({file_index_, cls_}, attr);
   }
+  // `self.<attr>` is a scratch attribute: the class's `forward` takes and clears it.
+  bool self_taken(std::string_view attr) const {
+    return cls_ >= 0 && project_.is_taken_attribute({file_index_, cls_}, attr);
+  }
   // What an enclosing function's first binding of `name` holds.
   Value enclosing_value(std::string_view name) const;
   // A closure variable bound by an enclosing function that is compiled code

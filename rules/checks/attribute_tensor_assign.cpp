@@ -25,6 +25,12 @@ class AttributeTensorAssign final : public Check {
       return;
     }
     if (support::exported_cache_fill(target, stmt, ctx, settings_.target)) return;
+    // A scratch attribute: a method that `forward` calls stores the tensor, and `forward`
+    // takes it and sets it back to None, so nothing outlives the call.
+    if (object.text(ctx.source()) == ctx.self_name() && ctx.function().name != "forward" &&
+        ctx.self_taken(target.field("attribute").text(ctx.source()))) {
+      return;
+    }
     sink_.report(RuleId::FX403, stmt.range(),
                  "stores a tensor on `" + std::string(object.text(ctx.source())) +
                      "`, which outlives the call; the graph cannot hold it");

@@ -223,6 +223,17 @@ DYNAMO_CASES = {
     "disabled_method": ("y = self.inner(x * 2)\n        return y + 1", "        self.inner = Inner()\n",
                         "class Inner(nn.Module):\n    @torch.compiler.disable\n    def stats(self, x):\n"
                         "        return x * x.mean()\n\n    def forward(self, x):\n        return self.stats(x * 3) + 1\n"),
+    # A method of a project class, called on a parameter annotated with it or on a local bound to it.
+    "method_of_an_annotated_parameter": ("return scaled(Scorer(), x)", "",
+                                         "class Scorer:\n    def top(self, x: Tensor):\n        return x.max().item()\n\n\n"
+                                         "def scaled(s: Scorer, x):\n    return x * s.top(x)\n"),
+    "method_of_a_local_instance": ("s = Scorer()\n        return x * s.top(x)", "",
+                                   "class Scorer:\n    def top(self, x: Tensor):\n        return x.max().item()\n"),
+    # Unpacked from a helper whose body says nothing, annotated `-> Tuple[Tensor, Tensor]`.
+    "mask_of_a_tuple_annotated_result": ("e = x.view(2, 4)\n        if e.is_sparse:\n            e, v = pairs(e)\n"
+                                         "        return e[:, e[0] != e[1]] * 2", "",
+                                         "from typing import Tuple\n\n\ndef pairs(adj) -> Tuple[Tensor, Tensor]:\n"
+                                         "    return adj.indices(), adj.values()\n"),
     # A torch.Generator is an object Dynamo cannot trace: made in the graph, or passed to a draw.
     "generator_attribute": ("return x + torch.randn(8, generator=self.gen)",
                             "        self.gen = torch.Generator().manual_seed(0)\n"),
@@ -559,6 +570,31 @@ def test_export_updates_a_plain_tensor_once_more_while_tracing(tmp_path, update,
     exported = torch.export.export(load(path), (x.clone(),), strict=False).module()
     got = [exported(x.clone()) for _ in range(3)]
     assert all(torch.equal(a, b) for a, b in zip(expected, got)) != reported
+
+
+@pytest.mark.parametrize("forward,reported", [
+    # `message` stores the weights; forward takes them and clears the attribute.
+    ("out = self.message(x)\n        alpha = self._alpha\n        self._alpha = None\n        return out + alpha", False),
+    # Cleared before the call: the weights stay on the module after it, where the program has none.
+    ("self._alpha = None\n        out = self.message(x)\n        return out + 1", True),
+])
+def test_export_keeps_a_scratch_attribute_the_call_takes(tmp_path, forward, reported):
+    # FX403 for export: a tensor a method stores on `self` outlives the call unless forward takes it.
+    path = tmp_path / "scratch.py"
+    path.write_text(HEADER + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                    "        self._alpha = None\n\n    def message(self, x):\n        alpha = x.softmax(-1)\n"
+                    "        self._alpha = alpha\n        return x * alpha\n\n    def forward(self, x):\n        "
+                    + forward + "\n")
+    assert bool(error_lines(tmp_path, "export").get("scratch")) == reported
+    x = torch.randn(4)
+    eager = load(path)
+    expected = eager(x)
+    exported_from = load(path)
+    program = torch.export.export(exported_from, (x,), strict=False).module()
+    assert torch.equal(program(x), expected)
+    # What eager leaves on the module, the program's module does not hold.
+    left = getattr(program, "_alpha", None)
+    assert (eager._alpha is not None and left is None) == reported
 
 
 @pytest.mark.parametrize("fill,init,reported", [
