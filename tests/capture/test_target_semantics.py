@@ -220,6 +220,10 @@ DYNAMO_CASES = {
     "disabled_helper": ("y = stats(x * 2)\n        return kept(y) + 1", "",
                         "@torch.compiler.disable\ndef stats(x):\n    return x * x.mean()\n\n\n"
                         "@torch.compiler.allow_in_graph\ndef kept(x):\n    return x * 2\n"),
+    # torch's own spelling of the decorator, bare and with arguments.
+    "disabled_by_torch_spelling": ("y = stats(x * 2)\n        y = y * 3 + stats_here(y)\n        return y + 1", "",
+                                   "@torch._disable_dynamo\ndef stats(x):\n    return x * x.mean()\n\n\n"
+                                   "@torch._disable_dynamo(recursive=False)\ndef stats_here(x):\n    return x * x.max()\n"),
     "disabled_method": ("y = self.inner(x * 2)\n        return y + 1", "        self.inner = Inner()\n",
                         "class Inner(nn.Module):\n    @torch.compiler.disable\n    def stats(self, x):\n"
                         "        return x * x.mean()\n\n    def forward(self, x):\n        return self.stats(x * 3) + 1\n"),
