@@ -927,6 +927,12 @@ def _static_vs_failures(w, target, models, sites, by_line, by_stmt, st, lines, s
     w(f"- **Recall**: of the {len(sites)} distinct failure sites in library code (the first failure of each "
       f"model that failed{every}, over {len(models)} models), fxlint `--target {target}` has a finding on the line at "
       f"**{pct(len(rec_line), len(sites))}** (same statement: {pct(len(rec_stmt), len(sites))}).")
+    first = [x for x, v in sites.items() if v.get("modes", set()) - {"draft"}]
+    if any("draft" in v.get("modes", ()) for v in sites.values()) and len(first) < len(sites):
+        w(f"  Over the compilers' own first failures (the failure a user sees, {len(first)} sites): "
+          f"{pct(len([x for x in first if x in rec_line]), len(first))}; the other {len(sites) - len(first)} "
+          f"sites only draft export lists, after it went past earlier failures with the values the real tensors "
+          f"gave: {pct(len([x for x in sites if x not in first and x in rec_line]), len(sites) - len(first))}.")
     translated = {x for x, v in sites.items()
                   if v.get("causes") and "torch.export failed (both modes)" not in v["causes"]}
     if translated:
