@@ -59,10 +59,9 @@ class Indexer {
 
   void run(Node root) {
     if (through_) {
-      for (const auto& [local, qualified] : through_->bindings()) {
-        m_.imports.bind(local, qualified);
-        m_.module_imports.bind(local, qualified);
-      }
+      // Not module_imports: what a star import binds hangs on the other module's
+      // `__all__`, and a name re-exported may have been imported there only conditionally.
+      for (const auto& [local, qualified] : through_->bindings()) m_.imports.bind(local, qualified);
     }
     // The module's own `def`s, known before the walk reaches them (a decorator or a
     // `logger = get_logger(...)` may name one defined further down).

@@ -181,7 +181,9 @@ struct FileModel {
   std::vector<std::string> module_aliases;  // through namespace packages above it
   bool is_package = false;  // __init__.py
   ImportMap imports;
-  ImportMap module_imports;  // those made by direct statements of the module: bound once it has run
+  // Those made by the module's own unconditional statements (not through other modules):
+  // bound once it has run.
+  ImportMap module_imports;
   std::vector<std::string> star_imports;  // `from pkg.common import *`: the modules, qualified
   std::vector<FunctionInfo> functions;
   std::vector<ClassInfo> classes;

@@ -629,6 +629,11 @@ bool binds_otherwise(Node p) {
 }  // namespace
 
 Node SemanticModel::sole_binding(std::string_view name) const {
+  int count = binding_count(name);
+  return count == 1 ? bindings_->find(name)->second.value : Node();
+}
+
+int SemanticModel::binding_count(std::string_view name) const {
   if (!bindings_) {
     bindings_.emplace();
     auto visit = [&](auto&& self, Node n) -> void {
@@ -651,7 +656,7 @@ Node SemanticModel::sole_binding(std::string_view name) const {
     if (Node body = fn_.node.field("body")) visit(visit, body);
   }
   auto it = bindings_->find(name);
-  return it != bindings_->end() && it->second.count == 1 ? it->second.value : Node();
+  return it == bindings_->end() ? 0 : it->second.count;
 }
 
 }  // namespace fxlint

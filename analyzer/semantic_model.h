@@ -112,6 +112,9 @@ class SemanticModel {
   // The one expression a local name is ever assigned in this function (nested
   // functions aside); a null node when it is bound any other way or more than once.
   Node sole_binding(std::string_view name) const;
+  // How many times this function binds `name` (parameters included; a binding that
+  // is not a plain assignment counts twice); 0 for a name it never binds.
+  int binding_count(std::string_view name) const;
   // The operator tokens of a comparison (`<`, `in`, `is not`, `not in`), read
   // from the tree: an operand's text (a string "value in range") never counts.
   std::vector<std::string_view> comparison_operators(Node comparison) const;

@@ -1,4 +1,8 @@
 // FX302: `z[mask] = value` with a boolean mask.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
 #include "rules/check.h"
 #include "rules/check_support.h"
 #include "rules/fix_support.h"
@@ -8,6 +12,24 @@ namespace fxlint {
 namespace {
 
 using namespace fixes;
+
+// A number literal whose magnitude every floating dtype holds (float16's largest
+// finite value is 65504): masked_fill_ takes it whatever z's dtype.
+bool fits_every_dtype(Node literal, std::string_view src) {
+  Node n = literal.unparenthesized();
+  if (n.is(NodeKind::True) || n.is(NodeKind::False)) return true;
+  if (n.is(NodeKind::UnaryOperator)) n = n.field("argument").unparenthesized();
+  std::string text;
+  for (char c : n.text(src)) {
+    if (c != '_') text += c;
+  }
+  if (text.empty() || text.find_first_of("jJ") != std::string::npos) return false;
+  char* end = nullptr;
+  double value = n.is(NodeKind::Integer) && text.size() > 2 && text[0] == '0' && std::isalpha(static_cast<unsigned char>(text[1]))
+                     ? static_cast<double>(std::strtoull(text.c_str(), &end, 0))
+                     : std::strtod(text.c_str(), &end);
+  return end && *end == '\0' && std::isfinite(value) && std::fabs(value) <= 65504.0;
+}
 
 // `z[m] = v[m]` -> torch.where; `z[m] = s` -> masked_fill_.
 std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node statement, const SemanticModel& ctx) {
@@ -29,9 +51,15 @@ std::optional<Fix> mask_assignment(Node target, Node mask, Node value, Node stat
   if (mask_applicability(mask, z, ctx) != Applicability::Safe) return std::nullopt;
   // Both rewrites update `z` in place, as the masked assignment does, so views
   // of it and names bound to it see the change.
-  if (v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::True) || v.is(NodeKind::False) ||
-      (v.is(NodeKind::UnaryOperator) && (v.field("argument").is(NodeKind::Integer) || v.field("argument").is(NodeKind::Float)))) {
+  if (v.is(NodeKind::True) || v.is(NodeKind::False) || is_number_literal(v)) {
     std::string text = zt + ".masked_fill_(" + mt + ", " + std::string(v.text(src)) + ")";
+    // The store rounds a number z's dtype cannot hold (-1e9 into float16 gives -inf);
+    // masked_fill_ raises instead, even when the mask selects nothing.
+    if (!fits_every_dtype(v, src)) {
+      return Fix{"Replace the masked assignment with `masked_fill_`; `" + std::string(v.text(src)) +
+                     "` must fit the dtype of `" + zt + "` (float16 holds at most 65504)",
+                 Applicability::Unsafe, {Edit{assignment.range(), std::move(text)}}};
+    }
     return Fix{"Replace the masked assignment with `masked_fill_`", Applicability::Safe,
                {Edit{assignment.range(), std::move(text)}}};
   }

@@ -31,6 +31,15 @@ std::optional<Fix> masked_reduction(Node subscript, Node mask, const SemanticMod
   std::string text = torch->spell("torch.where") + "(" + std::string(mask.text(src)) + ", " +
                      as_operand(x, src) + ", " + identity + ")";
   Applicability a = mask_applicability(mask, x, ctx);
+  // A floating sum or product over the whole tensor adds in another order than over
+  // the selected elements: the last bits of the result may differ.
+  bool exact = method == "any" || method == "all" || ctx.value_of(x).dtype == TensorDtype::Integer ||
+               ctx.value_of(x).dtype == TensorDtype::Bool;
+  if (!exact) {
+    return Fix{"Reduce over an elementwise select instead of a masked index; a floating result may differ in its "
+               "last bits (another order of summation)",
+               Applicability::Unsafe, torch->with_import({Edit{subscript.range(), std::move(text)}})};
+  }
   return Fix{"Reduce over an elementwise select instead of a masked index", a,
              torch->with_import({Edit{subscript.range(), std::move(text)}})};
 }
