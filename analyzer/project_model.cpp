@@ -852,14 +852,23 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     auto colon = ep.find(':');
     if (colon == std::string::npos) continue;
     auto m = by_module_.find(ep.substr(0, colon));
-    if (m == by_module_.end()) continue;
-    const FileModel& f = file(m->second);
-    std::string qual = ep.substr(colon + 1);
-    for (size_t i = 0; i < f.functions.size(); ++i) {
-      if (f.functions[i].qualname == qual) add_seed(work, tracer, {m->second, static_cast<int>(i)});
+    bool matched = false;
+    if (m != by_module_.end()) {
+      const FileModel& f = file(m->second);
+      std::string qual = ep.substr(colon + 1);
+      for (size_t i = 0; i < f.functions.size(); ++i) {
+        if (f.functions[i].qualname == qual) {
+          add_seed(work, tracer, {m->second, static_cast<int>(i)});
+          matched = true;
+        }
+      }
+      auto c = f.top_classes.find(qual);
+      if (c != f.top_classes.end()) {
+        add_seed(work, tracer, find_method({m->second, c->second}, "forward"));
+        matched = true;
+      }
     }
-    auto c = f.top_classes.find(qual);
-    if (c != f.top_classes.end()) add_seed(work, tracer, find_method({m->second, c->second}, "forward"));
+    if (!matched && tracer == Tracer::Fx) unmatched_entry_points_.push_back({ep, m != by_module_.end()});
   }
 
   // Everything called from a compiled function is compiled too.

@@ -23,10 +23,19 @@
 
 namespace fxlint {
 
+// An `entry-points` item that names nothing: `module_found` tells a misspelled
+// name in a checked module from a module that is not among the files.
+struct UnmatchedEntryPoint {
+  std::string entry;
+  bool module_found = false;
+};
+
 class ProjectModel {
  public:
   // `files` must outlive the model. `entry_points` are "pkg.mod:Qualified.name".
   ProjectModel(std::span<const FileModel* const> files, const std::vector<std::string>& entry_points);
+  // The entry points that name no function or class of the project's files.
+  const std::vector<UnmatchedEntryPoint>& unmatched_entry_points() const { return unmatched_entry_points_; }
 
   // Compiled for either tracer.
   bool in_region(int file, int function) const {
@@ -147,6 +156,7 @@ class ProjectModel {
   bool returns_made(int file, std::string_view qualified, int depth, const MadeBy& made) const;
   static size_t index_of(Tracer t) { return t == Tracer::Fx ? 0 : 1; }
   void compute_regions(const std::vector<std::string>& entry_points, Tracer tracer);
+  std::vector<UnmatchedEntryPoint> unmatched_entry_points_;
   // A compile entry: in the region, and handed to a compiler itself.
   void add_seed(std::vector<FunctionRef>& work, Tracer tracer, FunctionRef f);
   // In the region because compiled code calls it.

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analyzer/project_model.h"
 #include "cli/config_resolver.h"
 #include "cli/import_context.h"
 #include "cli/module_name.h"
@@ -142,7 +143,20 @@ LintOutcome run_lint(const LintRequest& request, std::istream& stdin_stream, con
     inputs.push_back(context_input(request, configs.for_file(f.source.path), f, &outcome.warnings));
   }
 
+  std::vector<UnmatchedEntryPoint> unmatched;
+  options.unmatched_entry_points = &unmatched;
   std::vector<std::vector<Diagnostic>> found = check_sources(inputs, options);
+  // A module that is not among the files is expected when only some files are
+  // checked (pre-commit passes the changed ones); a name a checked module lacks is not.
+  bool whole_tree = std::none_of(request.paths.begin(), request.paths.end(),
+                                 [&](const std::string& p) { return fs::is_regular_file(normalize_path(p, cwd)); });
+  for (const UnmatchedEntryPoint& e : unmatched) {
+    if (e.module_found) {
+      outcome.warnings.push_back("entry point `" + e.entry + "` names no function or class of its module");
+    } else if (whole_tree && !reads_stdin(request)) {
+      outcome.warnings.push_back("entry point `" + e.entry + "` names a module that is not among the checked files");
+    }
+  }
   inputs.resize(linted);
   for (size_t i = 0; i < inputs.size(); ++i) {
     FileResult& result = outcome.files[result_index[i]];

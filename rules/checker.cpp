@@ -329,6 +329,7 @@ std::vector<std::vector<Diagnostic>> analyze_files(std::span<const ParsedFile* c
     models[i] = &reindexed.back();
   }
   ProjectModel project(models, options.entry_points);
+  if (options.unmatched_entry_points) *options.unmatched_entry_points = project.unmatched_entry_points();
 
   // The project as other files see it: while it is the same, an unchanged
   // file's walks record the same again.

@@ -10,6 +10,10 @@
 #include "rules/registry.h"
 
 namespace fxlint {
+struct UnmatchedEntryPoint;
+}
+
+namespace fxlint {
 
 enum class Scope { Reachable, All };
 
@@ -54,6 +58,8 @@ struct CheckOptions {
   // compile region, or every traceable one under Scope::All). None says the files hold
   // no compiled code, so nothing in them was checked.
   size_t* checked_functions = nullptr;
+  // When set: the entry points that name no function or class of the files.
+  std::vector<UnmatchedEntryPoint>* unmatched_entry_points = nullptr;
 };
 
 // Adds one config's ways code reaches a compiler to the project's, each

@@ -141,6 +141,20 @@ def test_entry_points_make_a_function_a_compile_region(project):
     assert result.stdout.startswith("pkg/m.py:5:12: FX101")
 
 
+def test_entry_points_that_name_nothing_are_warned_about(project):
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/m.py", HELPER)
+    project.write("fxlint.toml", 'entry-points = ["pkg.m:f", "pkg.m:g", "nope.mod:f"]\n')
+    result = project.run("check", "--output-format", "concise")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "warning: entry point `pkg.m:g` names no function or class of its module" in result.stderr
+    assert "warning: entry point `nope.mod:f` names a module that is not among the checked files" in result.stderr
+    assert "pkg.m:f`" not in result.stderr
+    # Checking some files (as pre-commit does): other modules are expected to be missing.
+    result = project.run("check", "--output-format", "concise", "pkg/m.py")
+    assert "nope.mod" not in result.stderr and "`pkg.m:g` names no function" in result.stderr
+
+
 def test_scope_all_from_config_or_command_line(project):
     project.write("m.py", HELPER)
     assert project.run("check").returncode == 0
