@@ -697,6 +697,22 @@ Value SemanticModel::method_call_value(Node call, Node callee) const {
         call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor ? Value::tensor()
                                                                                                 : Value::unknown());
   }
+  // `self.loss = self.a if flag else self.b` in __init__: each may receive these arguments.
+  if (const std::vector<std::string>* aliases = project_.attribute_methods({file_index_, cls_}, method)) {
+    Value r = Value::unknown();
+    bool first = true;
+    for (const std::string& a : *aliases) {
+      FunctionRef m = project_.find_method({file_index_, cls_}, a);
+      if (!m.valid()) return Value::unknown();
+      record_call(call, m);
+      Value v = project_result(call, m, project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor
+                                            ? Value::tensor()
+                                            : Value::unknown());
+      r = first ? v : join(r, v);
+      first = false;
+    }
+    return r;
+  }
   // A project sub-module (built here, or passed to the constructor): its forward receives these arguments.
   ClassRef sub = project_.self_attribute_class({file_index_, cls_}, method);
   bool project_module = sub.valid() && project_.is_module_class(sub);

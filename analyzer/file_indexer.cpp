@@ -774,6 +774,7 @@ class Indexer {
     if (!is_receiver(object, ctx)) return;
     ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
     std::string name(attr.field("attribute").text(src_));
+    for (std::string& m : bound_methods(value, ctx)) cls.attribute_methods[name].push_back(std::move(m));
     Value v = quick_value(value, src_, m_.imports);
     Node r = value.unparenthesized();
     bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
@@ -1142,8 +1143,17 @@ class Indexer {
   // `name = self.method`, or a conditional expression of such arms: a bound method kept
   // in a local.
   void note_method_alias(const std::string& name, Node value, const Ctx& ctx) {
-    if (ctx.receiver.empty()) return;
+    std::vector<std::string> methods = bound_methods(value, ctx);
+    if (methods.empty()) return;
+    auto& known = method_aliases_[{ctx.function, name}];
+    known.insert(known.end(), methods.begin(), methods.end());
+  }
+
+  // `self.loop`, or `self.loop if fast else self.ddim_loop`: the names it may take from
+  // the receiver (bound methods, when they name methods); empty for anything else.
+  std::vector<std::string> bound_methods(Node value, const Ctx& ctx) const {
     std::vector<std::string> methods;
+    if (ctx.receiver.empty()) return methods;
     auto arm = [&](auto&& self, Node v) -> bool {
       v = v.unparenthesized();
       if (v.is(NodeKind::ConditionalExpression)) {
@@ -1154,10 +1164,8 @@ class Indexer {
       methods.emplace_back(v.field("attribute").text(src_));
       return true;
     };
-    if (arm(arm, value)) {
-      auto& known = method_aliases_[{ctx.function, name}];
-      known.insert(known.end(), methods.begin(), methods.end());
-    }
+    if (!arm(arm, value)) methods.clear();
+    return methods;
   }
 
   void add_compile_seed(Node arg, const Ctx& ctx) {

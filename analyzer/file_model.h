@@ -117,6 +117,9 @@ struct ClassInfo {
   StringMap<std::string> attribute_calls;
   // `self.<attr> = nn.ModuleList(Block(...) for ...)`: the elements' class, dotted as written.
   StringMap<std::string> attribute_element_classes;
+  // `self.<attr> = self.a if flag else self.b`: the receiver's attributes it may hold
+  // (bound methods, where they name methods); `self.<attr>(x)` calls one of them.
+  StringMap<std::vector<std::string>> attribute_methods;
   // Classes constructed in this class's methods (sub-modules), dotted as written.
   std::vector<std::string> constructed;
   // `self.<attr> = <parameter>` in `__init__`: the parameter's name. The

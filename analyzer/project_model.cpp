@@ -377,6 +377,15 @@ bool ProjectModel::is_registered_buffer(ClassRef c, std::string_view attr) const
   });
 }
 
+const std::vector<std::string>* ProjectModel::attribute_methods(ClassRef c, std::string_view attr) const {
+  return first_in_hierarchy<const std::vector<std::string>*>(
+      c, nullptr, [&](ClassRef, const ClassInfo& info) -> std::optional<const std::vector<std::string>*> {
+        auto it = info.attribute_methods.find(attr);
+        if (it == info.attribute_methods.end()) return std::nullopt;
+        return &it->second;
+      });
+}
+
 bool ProjectModel::is_taken_attribute(ClassRef c, std::string_view attr) const {
   return first_in_hierarchy<bool>(c, false, [&](ClassRef, const ClassInfo& info) -> std::optional<bool> {
     if (info.taken_attributes.count(attr)) return true;
@@ -896,6 +905,9 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
             if (is_module_class(c)) {
               for (FunctionRef o : overrides(c, e.name)) reach(work, tracer, o);
             }
+          } else if (const std::vector<std::string>* aliases = attribute_methods(c, e.name)) {
+            // `self.loss = self.a if flag else self.b` in __init__, then `self.loss(x)`.
+            for (const std::string& a : *aliases) reach(work, tracer, find_method(c, a));
           } else {
             ClassRef sub = self_attribute_class(c, e.name);
             if (sub.valid()) reach(work, tracer, find_method(sub, "forward"));

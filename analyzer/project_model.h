@@ -90,6 +90,9 @@ class ProjectModel {
   // Whether `self.<attr>` is a scratch attribute of `c` or a project base: its `forward`
   // takes the value and clears it (ClassInfo::taken_attributes).
   bool is_taken_attribute(ClassRef c, std::string_view attr) const;
+  // The receiver's attributes `self.<attr>` was bound to in `c` or a project base
+  // (ClassInfo::attribute_methods); null when none.
+  const std::vector<std::string>* attribute_methods(ClassRef c, std::string_view attr) const;
   // Project class of `self.<attr>` when it was assigned a project class instance.
   ClassRef self_attribute_class(ClassRef c, std::string_view attr) const;
   // The classes, qualified as imported ("torch.nn.LSTM"), that `self.<attr>`

@@ -233,6 +233,14 @@ DYNAMO_CASES = {
                                          "def scaled(s: Scorer, x):\n    return x * s.top(x)\n"),
     "method_of_a_local_instance": ("s = Scorer()\n        return x * s.top(x)", "",
                                    "class Scorer:\n    def top(self, x: Tensor):\n        return x.max().item()\n"),
+    # A bound method kept in an attribute in __init__, then called.
+    "method_bound_to_an_attribute": ("return self.inner(x) + 1", "        self.inner = Inner()\n",
+                                     "class Inner(nn.Module):\n    def __init__(self, exact=True):\n"
+                                     "        super().__init__()\n"
+                                     "        self.loss = self.mat_loss if exact else self.pair_loss\n\n"
+                                     "    def forward(self, x):\n        return self.loss(x * 3)\n\n"
+                                     "    def mat_loss(self, mat):\n        return mat[mat > 0.5].sum() * 2\n\n"
+                                     "    def pair_loss(self, mat):\n        return mat.sum()\n"),
     # Unpacked from a helper whose body says nothing, annotated `-> Tuple[Tensor, Tensor]`.
     "mask_of_a_tuple_annotated_result": ("e = x.view(2, 4)\n        if e.is_sparse:\n            e, v = pairs(e)\n"
                                          "        return e[:, e[0] != e[1]] * 2", "",
