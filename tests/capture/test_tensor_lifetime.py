@@ -85,3 +85,38 @@ def test_a_break_below_an_in_place_change_keeps_the_graph_whole_and_replayable()
     assert torch.equal(report.result, f(x))
     assert report.graph_count == 3, str(report)  # one graph up to the break, then the two resumes
     assert report.replays and all(r["ok"] for r in report.replays), report.replays
+
+
+def test_the_collector_is_left_as_it_was_and_frozen_objects_stay_frozen(monkeypatch):
+    # Full collections are held off during a capture and put back after; objects the
+    # process froze stay frozen. Counting them walks every one (45 ms per capture in a
+    # process that froze transformers' import), so the capture never asks.
+    import gc
+
+    frozen_count = gc.get_freeze_count
+
+    def walks_every_frozen_object():
+        raise AssertionError("the capture counted the frozen objects")
+
+    threshold = gc.get_threshold()
+    kept = [[i] for i in range(1000)]
+    gc.freeze()
+    try:
+        frozen = frozen_count()
+        monkeypatch.setattr(gc, "get_freeze_count", walks_every_frozen_object)
+        cycles = []
+
+        def makes_cycles(x):
+            for _ in range(50):
+                a = []
+                a.append(a)  # garbage a young collection frees
+                cycles.append(weakref.ref(x))
+            return x * 2
+
+        report = fxlint_capture.explain(makes_cycles)(torch.ones(3))
+        assert report.graph_count == 1
+        assert gc.get_threshold() == threshold
+        assert frozen_count() == frozen
+    finally:
+        gc.unfreeze()
+    assert kept
