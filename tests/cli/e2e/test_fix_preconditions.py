@@ -109,3 +109,39 @@ def test_a_floating_masked_sum_is_rewritten_only_as_an_unsafe_fix(project):
     project.write("sums.py", "import torch\n\n\ndef pos_sum(x: torch.Tensor):\n    return x[x > 0].sum()\n\n\n"
                   "def any_pos(x: torch.Tensor):\n    return x[x > 0].any()\n")
     assert safe_fixes(project, "sums.py", "--select", "FX301") == [("FX301", "unsafe"), ("FX301", "safe")]
+
+
+INTEGER_SUMS = """\
+import torch
+
+
+def count_pos(x: torch.Tensor):
+    n = x.long()
+    return n[n > 0].sum()
+
+
+def flags(x: torch.Tensor):
+    b = x > 0
+    return b[b].sum()
+"""
+
+
+def test_an_integer_or_bool_masked_sum_keeps_a_safe_rewrite_that_computes_the_same(project):
+    # Integer addition is exact in any order: the select-and-sum gives the same value and dtype.
+    project.write("orig.py", INTEGER_SUMS)
+    project.write("fixed.py", INTEGER_SUMS)
+    assert safe_fixes(project, "fixed.py", "--select", "FX301") == [("FX301", "safe"), ("FX301", "safe")]
+    project.run("fix", "--apply", "--scope", "all", "--select", "FX301", "fixed.py")
+    assert (project.root / "fixed.py").read_text().count("torch.where(") == 2
+    check = (
+        "import torch, orig, fixed\n"
+        "inputs = [torch.tensor([3., -1., 2.]), torch.tensor([], dtype=torch.float16), torch.tensor(5),\n"
+        "          torch.tensor([[1, -2], [3, 4]], dtype=torch.int8), torch.tensor([True, False]),\n"
+        "          torch.arange(6.).view(2, 3).t(), torch.full((4,), -1.0)]\n"
+        "for x in inputs:\n"
+        "    for name in ('count_pos', 'flags'):\n"
+        "        a, b = getattr(orig, name)(x.clone()), getattr(fixed, name)(x.clone())\n"
+        "        assert torch.equal(a, b) and a.dtype == b.dtype, (name, x, a, b)\n"
+        "print('same')\n")
+    run = subprocess.run([sys.executable, "-c", check], cwd=project.root, capture_output=True, text=True)
+    assert run.stdout.strip() == "same", run.stderr
