@@ -775,6 +775,7 @@ class Indexer {
     ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
     std::string name(attr.field("attribute").text(src_));
     for (std::string& m : bound_methods(value, ctx)) cls.attribute_methods[name].push_back(std::move(m));
+    if (std::string made = factory_method(value, ctx); !made.empty()) cls.attribute_factories[name] = std::move(made);
     Value v = quick_value(value, src_, m_.imports);
     Node r = value.unparenthesized();
     bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
@@ -1149,6 +1150,26 @@ class Indexer {
     known.insert(known.end(), methods.begin(), methods.end());
   }
 
+  // `self.make(...)`, or a conditional expression with such an arm: the method's name.
+  std::string factory_method(Node value, const Ctx& ctx) const {
+    if (ctx.receiver.empty()) return {};
+    Node v = value.unparenthesized();
+    std::vector<Node> arms{v};
+    if (v.is(NodeKind::ConditionalExpression)) {
+      std::vector<Node> parts = v.children();  // body, condition, alternative
+      if (parts.size() != 3) return {};
+      arms = {parts[0].unparenthesized(), parts[2].unparenthesized()};
+    }
+    for (Node arm : arms) {
+      if (!arm.is(NodeKind::Call)) continue;
+      Node callee = arm.field("function").unparenthesized();
+      if (callee.is(NodeKind::Attribute) && is_receiver(callee.field("object"), ctx)) {
+        return std::string(callee.field("attribute").text(src_));
+      }
+    }
+    return {};
+  }
+
   // `self.loop`, or `self.loop if fast else self.ddim_loop`: the names it may take from
   // the receiver (bound methods, when they name methods); empty for anything else.
   std::vector<std::string> bound_methods(Node value, const Ctx& ctx) const {
@@ -1338,6 +1359,11 @@ std::string_view generic_head(Node t, std::string_view src, std::vector<Node>& a
   return dot == std::string_view::npos ? h : h.substr(dot + 1);
 }
 
+// `Union[Tensor, Tuple[Tensor, Tensor]]`: torchmetrics' curve states.
+bool tensor_or_tensors(AnnotationKind k) {
+  return k == AnnotationKind::Tensor || k == AnnotationKind::TensorSequence;
+}
+
 AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {
   t = t.unparenthesized();
   if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports);
@@ -1363,6 +1389,7 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (a == AnnotationKind::NonTensor && b == AnnotationKind::NonTensor) return AnnotationKind::NonTensor;  // str | None
+    if (tensor_or_tensors(a) && tensor_or_tensors(b) && a != b) return AnnotationKind::TensorOrSequence;
     return AnnotationKind::Other;
   }
   // Subscripted generics: Optional[Tensor], Tuple[Tensor, Tensor], List[Tensor].
@@ -1403,6 +1430,7 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
         (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor)) {
       return AnnotationKind::OptionalTensor;
     }
+    if (tensor_or_tensors(a) && tensor_or_tensors(b) && a != b) return AnnotationKind::TensorOrSequence;
   }
   return AnnotationKind::Other;
 }

@@ -118,6 +118,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.attribute_calls, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_globals, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_factories, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_methods, [](Hasher& e, const auto& kv) {
       e.bytes(kv.first);
       for (const std::string& m : kv.second) e.bytes(m);

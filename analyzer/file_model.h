@@ -45,7 +45,18 @@ struct ArmGuard {
 enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint };
 
 // Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]) or a dict of them.
-enum class AnnotationKind { Other, Tensor, OptionalTensor, TensorSequence, NonTensor, TensorDict, TensorDictSequence };
+// TensorOrSequence is `Union[Tensor, Tuple[Tensor, Tensor]]`: a parameter so annotated gives tensors
+// indexed or iterated; as a return annotation it says nothing a caller's code can rely on.
+enum class AnnotationKind {
+  Other,
+  Tensor,
+  OptionalTensor,
+  TensorSequence,
+  TensorOrSequence,
+  NonTensor,
+  TensorDict,
+  TensorDictSequence
+};
 
 struct FunctionInfo {
   Node node;              // function_definition, or a lambda passed to a compiler
@@ -120,6 +131,9 @@ struct ClassInfo {
   // `self.<attr> = self.a if flag else self.b`: the receiver's attributes it may hold
   // (bound methods, where they name methods); `self.<attr>(x)` calls one of them.
   StringMap<std::vector<std::string>> attribute_methods;
+  // `self.<attr> = self.make()`, or `self.make() if d is None else d`: the receiver's
+  // method whose result it holds (a subclass may override that method).
+  StringMap<std::string> attribute_factories;
   // Classes constructed in this class's methods (sub-modules), dotted as written.
   std::vector<std::string> constructed;
   // `self.<attr> = <parameter>` in `__init__`: the parameter's name. The

@@ -322,24 +322,26 @@ bool ProjectModel::is_autograd_function(ClassRef c) const {
   });
 }
 
-FunctionRef ProjectModel::global_instance_method(int file_index, int scope, std::string_view dotted) const {
+FunctionRef ProjectModel::instance_method(FunctionRef scope, std::string_view dotted) const {
   size_t dot = dotted.find('.');
   if (dot == std::string_view::npos || dotted.find('.', dot + 1) != std::string_view::npos) return {};
   std::string head(dotted.substr(0, dot));
-  const FileModel& f = file(file_index);
-  if (scope >= 0 && f.functions[static_cast<size_t>(scope)].locals.count(head)) return {};
+  std::string_view method = dotted.substr(dot + 1);
+  const FileModel& f = file(scope.file);
+  if (scope.function >= 0) {
+    const FunctionInfo& fn = f.functions[static_cast<size_t>(scope.function)];
+    if (auto it = fn.receiver_classes.find(head); it != fn.receiver_classes.end()) {
+      ClassRef c = resolve_class(scope.file, it->second);
+      return c.valid() ? find_method(c, method) : FunctionRef{};
+    }
+    if (fn.locals.count(head)) return {};
+  }
   auto g = f.globals.find(head);
   if (g == f.globals.end() || g->second.top_level_assignments != 1 || g->second.rebound_in_function) return {};
   auto inst = f.instances.find(head);
   if (inst == f.instances.end()) return {};
-  ClassRef c = resolve_class(file_index, inst->second);
-  return c.valid() ? find_method(c, dotted.substr(dot + 1)) : FunctionRef{};
-}
-
-ClassRef ProjectModel::receiver_class(FunctionRef scope, std::string_view name) const {
-  const FunctionInfo& fn = file(scope.file).functions[static_cast<size_t>(scope.function)];
-  auto it = fn.receiver_classes.find(name);
-  return it == fn.receiver_classes.end() ? ClassRef{} : resolve_class(scope.file, it->second);
+  ClassRef c = resolve_class(scope.file, inst->second);
+  return c.valid() ? find_method(c, method) : FunctionRef{};
 }
 
 FunctionRef ProjectModel::autograd_forward(int file_index, std::string_view dotted) const {
@@ -400,7 +402,31 @@ ClassRef ProjectModel::self_attribute_class(ClassRef c, std::string_view attr) c
     return resolve_class(cur.file, it->second);
   };
   ClassRef built = first_in_hierarchy<ClassRef>(c, {}, found);
-  return built.valid() ? built : passed_attribute_class(c, attr);
+  if (built.valid()) return built;
+  if (ClassRef passed = passed_attribute_class(c, attr); passed.valid()) return passed;
+  // `self.distance = self.get_default_distance() if d is None else d`: what c's own
+  // (or inherited) override of that method makes.
+  auto factory = [&](ClassRef, const ClassInfo& info) -> std::optional<std::string> {
+    auto it = info.attribute_factories.find(attr);
+    return it == info.attribute_factories.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  std::string method = first_in_hierarchy<std::string>(c, {}, factory);
+  return method.empty() ? ClassRef{} : returned_class(find_method(c, method));
+}
+
+ClassRef ProjectModel::returned_class(FunctionRef f) const {
+  if (!f.valid()) return {};
+  const FileModel& fm = file(f.file);
+  std::vector<std::pair<Node, bool>> returns;
+  if (!returned_values(fm.functions[static_cast<size_t>(f.function)].node, returns) || returns.empty()) return {};
+  ClassRef made;
+  for (const auto& [value, in_except] : returns) {
+    if (!value || !value.is(NodeKind::Call)) return {};
+    ClassRef c = resolve_class(f.file, dotted_text(value.field("function"), fm.source));
+    if (!c.valid() || (made.valid() && c != made)) return {};
+    made = c;
+  }
+  return made;
 }
 
 namespace {
@@ -938,15 +964,9 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
             }
             break;
           }
-          if (size_t dot = e.name.find('.'); dot != std::string::npos && e.name.find('.', dot + 1) == std::string::npos) {
-            // `h.run(x)` on a parameter annotated `h: Helper` or a local `h = Helper()`.
-            if (ClassRef c = receiver_class(cur, std::string_view(e.name).substr(0, dot)); c.valid()) {
-              reach(work, tracer, find_method(c, std::string_view(e.name).substr(dot + 1)));
-              break;
-            }
-          }
-          if (FunctionRef m = global_instance_method(cur.file, cur.function, e.name); m.valid()) {
-            reach(work, tracer, m);  // model = Model() at module level; model.install(...)
+          // `h.run(x)` on `h: Helper`, a local `h = Helper()` or a module-level `model = Model()`.
+          if (FunctionRef m = instance_method(cur, e.name); m.valid()) {
+            reach(work, tracer, m);
             break;
           }
           reach(work, tracer, resolve_function(cur.file, cur.function, e.name));

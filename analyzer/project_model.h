@@ -76,13 +76,10 @@ class ProjectModel {
   // `Fn.apply` written in `file`, where Fn is a project torch.autograd.Function:
   // its `forward`, which runs with `ctx` before the arguments of `apply`.
   FunctionRef autograd_forward(int file, std::string_view dotted) const;
-  // `model.install` written in function `scope` of `file`, where `model` is a module-level
-  // name bound once, to an instance of a project class, and no local of the function: that
-  // class's method.
-  FunctionRef global_instance_method(int file, int scope, std::string_view dotted) const;
-  // The project class of local `name` of `scope`: a parameter annotated with it or a
-  // local bound only to its instances (FunctionInfo::receiver_classes).
-  ClassRef receiver_class(FunctionRef scope, std::string_view name) const;
+  // `h.run` written in function `scope`, where `h` is a parameter annotated with a
+  // project class or a local bound only to its instances (FunctionInfo::receiver_classes),
+  // or, when no local, a module-level name bound once to such an instance: that class's method.
+  FunctionRef instance_method(FunctionRef scope, std::string_view dotted) const;
   // What `self.<attr>` holds in class `c` (bases included).
   Value self_attribute(ClassRef c, std::string_view attr) const;
   // Whether `self.<attr>` is a buffer that `c` or a project base registers.
@@ -173,6 +170,9 @@ class ProjectModel {
   T first_in_hierarchy(ClassRef c, T none, Found&& found) const;
   bool module_class_uncached(ClassRef c, int depth) const;
   ClassRef passed_attribute_class(ClassRef c, std::string_view attr) const;
+  // The project class every `return` of small function `f` constructs; none when
+  // they differ or one returns anything else.
+  ClassRef returned_class(FunctionRef f) const;
   ClassRef passed_element_class(ClassRef c, std::string_view attr) const;
   enum class Passed { Instance, Class, Elements };
   ClassRef class_passed_for(ClassRef owner, const std::string& parameter, Passed how) const;

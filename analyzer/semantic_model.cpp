@@ -379,6 +379,8 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
       case AnnotationKind::Tensor: v = Value::tensor(); break;
       case AnnotationKind::OptionalTensor: v = Value::of(ValueKind::OptionalTensor); break;
       case AnnotationKind::TensorSequence: v = Value::of(ValueKind::TensorSequence); break;
+      // Indexed or iterated, either alternative gives tensors, all a tensor sequence promises.
+      case AnnotationKind::TensorOrSequence: v = Value::of(ValueKind::TensorSequence); break;
       case AnnotationKind::NonTensor: v = Value::of(ValueKind::Static); break;
       case AnnotationKind::TensorDict: v = Value::of(ValueKind::TensorDict); break;
       case AnnotationKind::TensorDictSequence: v = Value::of(ValueKind::TensorDictList); break;

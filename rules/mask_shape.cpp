@@ -1,6 +1,5 @@
 #include "rules/mask_shape.h"
 
-#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,13 +13,12 @@ namespace fxlint::fixes {
 
 namespace {
 
-// What a mask's shape was read from: the names it names, and where the locals it
-// follows were bound. `m = x > 0` says something of `x` as it was there.
+// What a mask's shape was read from: the names it reads, and whether it goes through
+// a local bound earlier. `m = x > 0` says something of `x` as it was there.
 struct Trail {
   std::vector<Node> reads;  // the names, where they are read
-  bool followed_any = false;  // false when the mask is written where it is used
+  bool through_local = false;  // false when the mask is written where it is used
   void read(Node name) { reads.push_back(name); }
-  void followed(Node) { followed_any = true; }
 };
 
 // The name whose shape a tensor expression has, following locals assigned once
@@ -37,7 +35,7 @@ std::string shape_root(Node e, const SemanticModel& ctx, Trail& trail, int depth
   if (n.is(NodeKind::Identifier)) trail.read(n);
   if (n.is(NodeKind::Identifier) && ctx.scope_of(n.text(src)) == NameScope::Local) {
     if (Node value = ctx.sole_binding(n.text(src))) {
-      trail.followed(value);
+      trail.through_local = true;
       std::string root = shape_root(value, ctx, trail, depth + 1);
       if (!root.empty()) return root;
     }
@@ -83,7 +81,7 @@ bool elementwise_of(Node e, Node z, const SemanticModel& ctx, Trail& trail, int 
     if (n.text(src) == z.text(src) || shape_root(n, ctx, trail) == shape_root(z, ctx, trail)) return true;
     if (n.is(NodeKind::Identifier) && ctx.scope_of(n.text(src)) == NameScope::Local) {
       Node value = ctx.sole_binding(n.text(src));
-      if (value) trail.followed(value);
+      if (value) trail.through_local = true;
       return value && elementwise_of(value, z, ctx, trail, depth + 1);
     }
     return false;
@@ -175,7 +173,7 @@ Applicability mask_applicability(Node mask, Node z, const SemanticModel& ctx) {
   Trail trail;
   if (!elementwise_of(mask, z, ctx, trail)) return Applicability::Unsafe;
   // Written where it is used (`z[z > 0] = 0`): mask and target are read together.
-  if (!trail.followed_any) return Applicability::Safe;
+  if (!trail.through_local) return Applicability::Safe;
   // `m = x > 0` read earlier: an attribute may have been rebound since, and so may a local.
   Node target = z.unparenthesized();
   if (!target.is(NodeKind::Identifier)) return Applicability::Unsafe;

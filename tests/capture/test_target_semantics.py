@@ -241,6 +241,22 @@ DYNAMO_CASES = {
                                      "    def forward(self, x):\n        return self.loss(x * 3)\n\n"
                                      "    def mat_loss(self, mat):\n        return mat[mat > 0.5].sum() * 2\n\n"
                                      "    def pair_loss(self, mat):\n        return mat.sum()\n"),
+    # A sub-module an attribute holds, made by a method that a subclass overrides.
+    "sub_module_made_by_an_overridden_method": (
+        "return self.loss(x) + 1", "        self.loss = PairLoss()\n",
+        "class Distance(nn.Module):\n    def forward(self, x, y):\n        return (x - y).abs()\n\n\n"
+        "class Scaled(nn.Module):\n    def forward(self, x, y):\n        return x * y\n\n\n"
+        "class WithDistance(nn.Module):\n    def __init__(self, distance=None):\n        super().__init__()\n"
+        "        self.distance = self.default_distance() if distance is None else distance\n\n"
+        "    def default_distance(self):\n        return Scaled()\n\n\n"
+        "class PairLoss(WithDistance):\n    def default_distance(self):\n        return Distance()\n\n"
+        "    def forward(self, x):\n        mat = self.distance(x, x.flip(0))\n"
+        "        if mat.sum() > 0:\n            return mat * 2\n        return mat\n"),
+    # A parameter annotated `Tensor | tuple[Tensor, Tensor]`: indexed, it gives a tensor.
+    "element_of_a_tensor_or_tuple_parameter": (
+        "return first((x, x + 1)) + first(x)", "",
+        "def first(state: Tensor | tuple[Tensor, Tensor]):\n    preds = state[0]\n"
+        "    if preds.max() > 1:\n        return preds * 2\n    return preds\n"),
     # Unpacked from a helper whose body says nothing, annotated `-> Tuple[Tensor, Tensor]`.
     "mask_of_a_tuple_annotated_result": ("e = x.view(2, 4)\n        if e.is_sparse:\n            e, v = pairs(e)\n"
                                          "        return e[:, e[0] != e[1]] * 2", "",
