@@ -419,6 +419,20 @@ Node keyword_argument(const std::vector<Node>& args, std::string_view key, std::
   return Node();
 }
 
+// `nonzero(as_tuple=True)`: one index tensor per dimension, each as long as the count of
+// nonzero elements, as `torch.where(m)` gives.
+bool nonzero_as_tuple(const std::vector<Node>& args, std::string_view src) {
+  Node v = keyword_argument(args, "as_tuple", src);
+  return v && v.unparenthesized().is(NodeKind::True);
+}
+
+Value index_tensors_of_data() {
+  Value r = Value::of(ValueKind::TensorSequence);
+  r.dtype = TensorDtype::Integer;
+  r.data_dependent = true;
+  return r;
+}
+
 }  // namespace
 
 Value SemanticModel::call_value(Node call) const {
@@ -436,6 +450,7 @@ Value SemanticModel::call_value(Node call) const {
     std::string_view method = callee.field("attribute").text(src_);
     Value ov = operand(value_of(object));
     if (ov.kind == ValueKind::Tensor) {
+      if (method == "nonzero" && nonzero_as_tuple(a, src_)) return index_tensors_of_data();
       Value r = tensor_method_value(method, ov, positional, a);
       if (r.kind == ValueKind::Static && (method == "numel" || method == "size")) {
         // The number of rows of a tensor whose rows depend on data.
@@ -536,6 +551,7 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     r.data_dependent = true;
     return r;
   }
+  if (q == "torch.nonzero" && nonzero_as_tuple(a, src_)) return index_tensors_of_data();
   if ((q == "torch.scalar_tensor" || q == "torch.tensor" || q == "torch.as_tensor") && !positional.empty() &&
       value_of(positional[0]).kind == ValueKind::Static) {
     Value r = with_dtype_keyword(Value::tensor(), a);

@@ -37,6 +37,9 @@ CASES = {
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
     "nonzero": ("return x.nonzero()", "", True),
+    # One index tensor per dimension, each of data-dependent length: a loop over one.
+    "nonzero_as_tuple_loop": ("starts = (x > 0).nonzero(as_tuple=True)[0]\n        for s in starts:\n"
+                              "            x = x + s\n        return x", "", False),
     "where_one_argument": ("return torch.where(x > 0)[0]", "", True),
     "unique": ("return torch.unique(x)", "", True),
     "mask_assign": ("y = x.clone()\n        y[y > 0] = 0\n        return y", "", True),
