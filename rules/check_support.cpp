@@ -143,6 +143,15 @@ void compared_self_attributes(Node test, const SemanticModel& ctx, std::vector<s
   if (test.is(NodeKind::FunctionDefinition) || test.is(NodeKind::Lambda)) return;
   for (Node c : NamedChildren(test)) compared_self_attributes(c, ctx, out);
 }
+
+// Whether the last statement of `block` is a `return`.
+bool ends_in_return(Node block) {
+  Node last;
+  for (Node c : NamedChildren(block)) {
+    if (!c.is(NodeKind::Comment)) last = c;
+  }
+  return last && last.is(NodeKind::ReturnStatement);
+}
 }  // namespace
 
 bool in_cache_fill(Node write, const SemanticModel& ctx) {
@@ -150,10 +159,39 @@ bool in_cache_fill(Node write, const SemanticModel& ctx) {
   for (Node n = write, parent = write.parent(); parent; n = parent, parent = parent.parent()) {
     if (parent.is(NodeKind::FunctionDefinition)) return false;
     bool branch = parent.is(NodeKind::IfStatement) || parent.is(NodeKind::ElifClause);
-    if (!branch || !(parent.field("consequence") == n)) continue;
-    std::vector<std::string_view> tested;
-    compared_self_attributes(parent.field("condition"), ctx, tested);
-    if (!tested.empty() && writes_any(n, tested, ctx)) return true;
+    if (branch && parent.field("consequence") == n) {
+      std::vector<std::string_view> tested;
+      compared_self_attributes(parent.field("condition"), ctx, tested);
+      if (!tested.empty() && writes_any(n, tested, ctx)) return true;
+    }
+    // A hit that returns early (`if n <= self.cached_len: return self.cached[:n]`, `if token
+    // in self.cache: return self.cache[token]`), and the key written after it: what follows
+    // runs on a miss, and fills the key and the values the hit returns.
+    if (!parent.is(NodeKind::Block)) continue;
+    std::vector<Node> statements;
+    for (Node c : NamedChildren(parent)) statements.push_back(c);
+    auto at = std::find(statements.begin(), statements.end(), n);
+    for (auto hit = statements.begin(); hit != at; ++hit) {
+      if (!hit->is(NodeKind::IfStatement) || !ends_in_return(hit->field("consequence"))) continue;
+      std::vector<std::string_view> keys;
+      compared_self_attributes(hit->field("condition"), ctx, keys);
+      bool filled = false;
+      for (auto later = hit + 1; later != statements.end() && !keys.empty() && !filled; ++later) {
+        filled = writes_any(*later, keys, ctx);
+      }
+      if (!filled) continue;
+      std::vector<std::string_view> cache = keys;
+      self_attributes_in(hit->field("consequence"), ctx, cache);
+      if (writes_any(write, cache, ctx)) return true;
+      // `write` is the target itself (`self.cache[token]`), as container stores pass it.
+      std::vector<std::string_view> written;
+      if (!write.is(NodeKind::Assignment) && !write.is(NodeKind::AugmentedAssignment)) {
+        self_attributes_in(write, ctx, written);
+      }
+      for (std::string_view w : written) {
+        if (std::find(cache.begin(), cache.end(), w) != cache.end()) return true;
+      }
+    }
   }
   return false;
 }

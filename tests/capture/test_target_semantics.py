@@ -634,8 +634,17 @@ def test_export_keeps_a_scratch_attribute_the_call_takes(tmp_path, forward, repo
      "            self.size = x.shape[0]", "self.table = torch.zeros(0)\n        self.size = 0", False),
     ("if x.shape[0] not in self.tables:\n            self.tables[x.shape[0]] = torch.arange(x.shape[0]) * 1.0\n"
      "        return x + self.tables[x.shape[0]]", "self.tables = {}", False),
+    # A hit that returns early; the miss fills the key and the value the hit returns.
+    ("if x.shape[0] <= self.size:\n            return x + self.table[:x.shape[0]]\n"
+     "        self.table = torch.arange(x.shape[0]) * 1.0\n        self.size = x.shape[0]\n        return x + self.table",
+     "self.table = torch.zeros(0)\n        self.size = 0", False),
+    ("if x.shape[0] in self.tables:\n            return x + self.tables[x.shape[0]]\n"
+     "        self.tables[x.shape[0]] = torch.arange(x.shape[0]) * 1.0\n        return x + self.tables[x.shape[0]]",
+     "self.tables = {}", False),
     # Keyed by nothing: eager reuses the first call's data, the program recomputes it.
     ("if self.table is None:\n            self.table = x * 2", "self.table = None", True),
+    ("if self.table is not None:\n            return x + self.table\n        self.table = x * 2\n"
+     "        return x + self.table", "self.table = None", True),
     # A running state tested against nothing of the call is no cache.
     ("if self.steps < 2:\n            self.table = self.table + x\n            self.steps = self.steps + 1",
      "self.table = torch.zeros(4)\n        self.steps = 0", True),
