@@ -32,6 +32,7 @@
 #include "rewriter/fix_summary.h"
 #include "rewriter/text_style.h"
 #include "rewriter/unified_diff.h"
+#include "rules/check_session.h"
 
 namespace fxlint::cli {
 
@@ -432,7 +433,16 @@ int run_fix(std::span<const std::string> argv, Io& io, const CheckFunction& chec
 
 int run_fix(std::span<const std::string> args, Io& io) {
   bool color = &io.out == &std::cout && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
-  return run_fix(args, io, check_sources, color);
+  // One session for every pass: a pass parses again only the files the one before rewrote,
+  // and reuses the analysis of the others while no file's interface changed.
+  CheckSession session;
+  CheckFunction check = [&session](std::span<const SourceInput> inputs, const CheckOptions& options) {
+    std::vector<SessionInput> in;
+    in.reserve(inputs.size());
+    for (const SourceInput& s : inputs) in.push_back({&s});
+    return session.check(in, options);
+  };
+  return run_fix(args, io, check, color);
 }
 
 }  // namespace fxlint::cli

@@ -15,8 +15,11 @@ struct FileState {
   FileFixResult result;
   std::string text;  // current
   LineEnding ending = LineEnding::Lf;
+  // Parsed the first time the file has a change to make (most files of a project never
+  // do): `facts` of `text`, and the error count of the original text.
+  bool parsed = false;
   size_t original_errors = 0;
-  SyntaxFacts facts;  // of `text`
+  SyntaxFacts facts;
   bool frozen = false;  // reverted or failed: linted, never fixed again
   std::unordered_set<std::string> seen;
   int passes = 0;                    // since the last restart
@@ -45,6 +48,13 @@ std::vector<RemainingDiagnostic> remaining_of(const std::vector<Diagnostic>& dia
   for (const SkippedFix& s : skipped) out[s.diagnostic].not_applied = s.reason;
   for (size_t i : applied) out[i].not_applied = applied_reason;
   return out;
+}
+
+void parse_original(FileState& f) {
+  if (f.parsed) return;
+  f.facts = syntax_facts(f.text);
+  f.original_errors = f.facts.error_count;
+  f.parsed = true;
 }
 
 void revert(FileState& f, FixStatus status, std::string error) {
@@ -105,8 +115,6 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
     f.result.fixed = f.result.original;
     f.text = f.result.original;
     f.ending = detect_line_ending(f.text);
-    f.facts = syntax_facts(f.text);
-    f.original_errors = f.facts.error_count;
     f.seen.insert(f.text);
     if (i < options.blocked.size()) f.blocked = options.blocked[i];
   }
@@ -131,6 +139,7 @@ std::vector<FileFixResult> fix_until_stable(std::vector<FixInput> files, const L
       }
       const std::vector<Diagnostic>& diags = f.blocked.empty() ? diagnostics[i] : without_blocked;
       ApplyResult r = apply_fixes(f.text, diags, options.mode, f.ending);
+      if (r.text != f.text) parse_original(f);
       bool refused = f.original_errors > 0;
       for (const Diagnostic& d : diags) refused = refused || (pass == 1 && d.code == "FX900");
       if (refused) {
