@@ -84,7 +84,7 @@ bool ArgumentTypes::same_returns(const ArgumentTypes& other, const std::vector<s
 }
 
 ArgumentTypes::Returned ArgumentTypes::Returned::join(const Returned& a, const Returned& b) {
-  Returned out{joined_value(a.whole, b.whole), {}};
+  Returned out{joined_value(a.whole, b.whole), {}, a.shape_of == b.shape_of ? a.shape_of : -1};
   if (a.elements.size() != b.elements.size()) return out;
   for (size_t i = 0; i < a.elements.size(); ++i) out.elements.push_back(joined_value(a.elements[i], b.elements[i]));
   return out;

@@ -45,6 +45,10 @@ class ArgumentTypes {
   struct Returned {
     Value whole;
     std::vector<Value> elements;
+    // The parameter (by position in the definition) whose shape every return keeps
+    // (`return torch.cumsum(x, 1)`): a call's result then has data-dependent rows when
+    // that call's argument has them, whatever other callers pass. -1 when none.
+    int shape_of = -1;
     friend bool operator==(const Returned&, const Returned&) = default;
     // What either of two returns may give.
     static Returned join(const Returned& a, const Returned& b);

@@ -1,5 +1,6 @@
 // What an expression holds, from what its parts hold: the typing half of the
 // semantic model (semantic_model.cpp holds names, scopes and binding).
+#include <set>
 #include <unordered_map>
 
 #include "analyzer/parameter_name.h"
@@ -804,17 +805,115 @@ Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise) c
   if (!known_) return otherwise;
   callees_[call.id()] = f;
   std::optional<ArgumentTypes::Returned> r = known_->returned(f.file, f.function);
-  return r && r->whole.kind != ValueKind::Unknown ? r->whole : otherwise;
+  if (!r || r->whole.kind == ValueKind::Unknown) return otherwise;
+  Value out = r->whole;
+  // `_cumsum(tps, dim=1)`: rows as this call's argument has them, not as any caller's do.
+  if (r->shape_of >= 0 && out.is_tensor()) {
+    if (Node arg = argument_for(call, f, r->shape_of)) {
+      Value a = value_of(arg);
+      if (a.is_tensor()) out.data_dependent = a.data_dependent;
+    }
+  }
+  return out;
+}
+
+Node SemanticModel::argument_for(Node call, FunctionRef f, int index) const {
+  const FileModel& file = project_.file(f.file);
+  const FunctionInfo& target = file.functions[static_cast<size_t>(f.function)];
+  // Only a call by the function's own name binds as written: `Fn.apply(...)` binds after
+  // `ctx`, and a module call or an alias binds what the name does not say.
+  Node callee = call.field("function").unparenthesized();
+  Node named = callee.is(NodeKind::Attribute) ? callee.field("attribute") : callee;
+  if (!named || !named.is(NodeKind::Identifier) || named.text(src_) != target.name) return {};
+  if (target.binds_self() && !callee.is(NodeKind::Attribute)) return {};
+  Node params = target.node.field("parameters");
+  Node args = call.field("arguments");
+  if (!params || !args || !args.is(NodeKind::ArgumentList)) return {};
+  std::string_view name;
+  bool keyword_only = false;  // after `*` or `*args`
+  int i = 0;
+  for (Node p : NamedChildren(params)) {
+    Node n = parameter_name(p);
+    if (i++ == index) {
+      if (!n || p.is(NodeKind::ListSplatPattern) || p.is(NodeKind::DictionarySplatPattern)) return {};
+      name = n.text(file.source);
+      break;
+    }
+    keyword_only = keyword_only || !n || p.is(NodeKind::ListSplatPattern);
+  }
+  if (name.empty()) return {};
+  int position = keyword_only ? -1 : index - (target.binds_self() ? 1 : 0);
+  int next = 0;
+  for (Node a : NamedChildren(args)) {
+    if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return {};
+    if (a.is(NodeKind::KeywordArgument)) {
+      if (Node k = a.field("name"); k && k.text(src_) == name) return a.field("value");
+      continue;
+    }
+    if (a.is(NodeKind::Comment)) continue;
+    if (next++ == position) return a;
+  }
+  return {};
 }
 
 void SemanticModel::add_consulted(std::vector<std::pair<int, int>>& out) const {
   for (const auto& [call, f] : callees_) out.emplace_back(f.file, f.function);
 }
 
+int SemanticModel::shape_parameter(Node value, int depth) const {
+  // Tensor methods and torch functions whose result has their input's shape.
+  static const std::set<std::string_view> keeping = {
+      "clone", "detach", "contiguous", "float", "double", "half", "int", "long", "bool", "abs", "neg", "cpu",
+      "cuda", "to", "type_as", "cumsum", "cumprod", "exp", "log", "sigmoid", "relu", "sqrt", "sign", "clamp",
+      "clip", "flip", "roll", "logical_not", "zeros_like", "ones_like", "full_like", "empty_like"};
+  Node n = value ? value.unparenthesized() : Node();
+  if (!n || depth > 8) return -1;
+  if (n.is(NodeKind::Identifier)) {
+    std::string_view name = n.text(src_);
+    int i = 0;
+    if (Node params = fn_.node.field("parameters")) {
+      for (Node p : NamedChildren(params)) {
+        Node pn = parameter_name(p);
+        if (pn && pn.text(src_) == name) {
+          bool plain = p.is(NodeKind::Identifier) || p.is(NodeKind::TypedParameter) ||
+                       p.is(NodeKind::DefaultParameter) || p.is(NodeKind::TypedDefaultParameter);
+          // Bound by the call only (a parameter's binding counts twice).
+          return plain && binding_count(name) == 2 ? i : -1;
+        }
+        ++i;
+      }
+    }
+    Node bound = scope_of(name) == NameScope::Local ? sole_binding(name) : Node();
+    return bound ? shape_parameter(bound, depth + 1) : -1;
+  }
+  if (n.is(NodeKind::BinaryOperator)) {
+    Node l = n.field("left").unparenthesized(), r = n.field("right").unparenthesized();
+    auto number = [](Node x) { return x.is(NodeKind::Integer) || x.is(NodeKind::Float); };
+    if (number(r)) return shape_parameter(l, depth + 1);
+    if (number(l)) return shape_parameter(r, depth + 1);
+    return -1;
+  }
+  if (!n.is(NodeKind::Call)) return -1;
+  Node callee = n.field("function").unparenthesized();
+  if (callee.is(NodeKind::Attribute) && keeping.count(callee.field("attribute").text(src_)) &&
+      value_of(callee.field("object")).is_tensor()) {
+    return shape_parameter(callee.field("object"), depth + 1);
+  }
+  std::string q = resolve(callee);
+  Node args = n.field("arguments");
+  if (!q.starts_with("torch.") || !keeping.count(std::string_view(q).substr(6)) || !args) return -1;
+  for (Node a : NamedChildren(args)) {
+    if (a.is(NodeKind::Comment)) continue;
+    return a.is(NodeKind::KeywordArgument) || a.is(NodeKind::ListSplat) ? -1 : shape_parameter(a, depth + 1);
+  }
+  return -1;
+}
+
 void SemanticModel::note_return(Node value) {
   if (!record_) return;
   ArgumentTypes::Returned r;
   r.whole = value ? value_of(value) : Value::of(ValueKind::None);
+  r.shape_of = r.whole.is_tensor() ? shape_parameter(value) : -1;
   Node v = value ? value.unparenthesized() : Node();
   if (v && (v.is(NodeKind::ExpressionList) || v.is(NodeKind::Tuple))) {
     for (Node e : NamedChildren(v)) r.elements.push_back(value_of(e));

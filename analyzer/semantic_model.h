@@ -226,6 +226,11 @@ class SemanticModel {
   // What a call of project function `f` gives: what its returns gave when
   // walked, else `otherwise`.
   Value project_result(Node call, FunctionRef f, Value otherwise) const;
+  // The parameter of this function (its position) whose shape `value` keeps; -1 when none.
+  int shape_parameter(Node value, int depth = 0) const;
+  // The argument `call` passes to parameter `index` of `f` (a call by `f`'s own name); null when
+  // not known.
+  Node argument_for(Node call, FunctionRef f, int index) const;
 
   const ProjectModel& project_;
   int file_index_;

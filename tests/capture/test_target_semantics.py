@@ -37,6 +37,12 @@ CASES = {
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
     "nonzero": ("return x.nonzero()", "", True),
+    # A helper that keeps its argument's shape, which another module calls with masked rows:
+    # this call passes whole rows, and the loop over them exports.
+    "shape_keeping_helper_of_whole_rows": ("for row in running(x):\n            x = x + row\n        return x",
+                                           "def running(x):\n    return torch.cumsum(x, 0)\n\n\n"
+                                           "class Other(nn.Module):\n    def forward(self, s):\n"
+                                           "        return running(s[s > 0])\n", True),
     # One index tensor per dimension, each of data-dependent length: a loop over one.
     "nonzero_as_tuple_loop": ("starts = (x > 0).nonzero(as_tuple=True)[0]\n        for s in starts:\n"
                               "            x = x + s\n        return x", "", False),
