@@ -34,6 +34,14 @@ class TensorToPython final : public Check {
     // Python number (`torch.full(size, t)` it keeps in the graph).
     if (settings_.target == Target::Dynamo) {
       const auto& args = support::positional_args(call, ctx);
+      // `torch._check_tensor_all(t)` reads t's value: TorchDynamo breaks there (its `.item()`),
+      // where torch.export keeps the check as a runtime assert of the program.
+      if (callee == "torch._check_tensor_all" && !args.empty() && ctx.value_of(args[0]).is_tensor()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`torch._check_tensor_all` reads the tensor's value into Python: TorchDynamo breaks the graph "
+                     "(torch.export keeps the check in the program)");
+        return;
+      }
       Node fill;
       if (method == "new_full" && ctx.value_of(support::receiver(call, ctx)).is_tensor() && args.size() >= 2) {
         fill = args[1];

@@ -250,6 +250,12 @@ DYNAMO_CASES = {
                                      "    def forward(self, x):\n        return self.loss(x * 3)\n\n"
                                      "    def mat_loss(self, mat):\n        return mat[mat > 0.5].sum() * 2\n\n"
                                      "    def pair_loss(self, mat):\n        return mat.sum()\n"),
+    # `torch._check_tensor_all` of a tensor condition, as transformers' `torch_compilable_check` does.
+    "check_tensor_all": ("compilable_check((x > -100).all(), 'bad')\n        return x * 2", "",
+                         "def compilable_check(cond, msg):\n    if torch.compiler.is_compiling():\n"
+                         "        if isinstance(cond, torch.Tensor):\n            torch._check_tensor_all(cond)\n"
+                         "        else:\n            torch._check(cond)\n        return\n"
+                         "    if not cond:\n        raise ValueError(msg)\n"),
     # A sub-module an attribute holds, made by a method that a subclass overrides.
     "sub_module_made_by_an_overridden_method": (
         "return self.loss(x) + 1", "        self.loss = PairLoss()\n",
