@@ -826,34 +826,45 @@ Node SemanticModel::argument_for(Node call, FunctionRef f, int index) const {
   Node named = callee.is(NodeKind::Attribute) ? callee.field("attribute") : callee;
   if (!named || !named.is(NodeKind::Identifier) || named.text(src_) != target.name) return {};
   if (target.binds_self() && !callee.is(NodeKind::Attribute)) return {};
+  std::vector<Node> bound = bind_arguments(call, target, file.source, target.binds_self() ? 1 : 0);
+  return index >= 0 && static_cast<size_t>(index) < bound.size() ? bound[static_cast<size_t>(index)] : Node();
+}
+
+// Positions fill the parameters before `*`, `*args` or `**kw` (past `/`), from `skip` on;
+// after a `*rest` argument no position is known. Keywords bind by name; a parameter
+// `**extra` may fill stays unbound.
+std::vector<Node> SemanticModel::bind_arguments(Node call, const FunctionInfo& target, std::string_view target_src,
+                                                size_t skip) const {
   Node params = target.node.field("parameters");
   Node args = call.field("arguments");
   if (!params || !args || !args.is(NodeKind::ArgumentList)) return {};
-  std::string_view name;
-  bool keyword_only = false;  // after `*` or `*args`
-  int i = 0;
+  std::vector<std::string_view> names;
+  std::vector<size_t> positions;  // the parameters a position fills, in order
+  bool positional = true;
   for (Node p : NamedChildren(params)) {
     Node n = parameter_name(p);
-    if (i++ == index) {
-      if (!n || p.is(NodeKind::ListSplatPattern) || p.is(NodeKind::DictionarySplatPattern)) return {};
-      name = n.text(file.source);
-      break;
-    }
-    keyword_only = keyword_only || !n || p.is(NodeKind::ListSplatPattern);
+    names.push_back(n ? n.text(target_src) : std::string_view());
+    if (!n && !p.is(NodeKind::PositionalSeparator)) positional = false;
+    if (n && positional) positions.push_back(names.size() - 1);
   }
-  if (name.empty()) return {};
-  int position = keyword_only ? -1 : index - (target.binds_self() ? 1 : 0);
-  int next = 0;
+  std::vector<Node> out(names.size());
+  size_t next = skip;
   for (Node a : NamedChildren(args)) {
-    if (a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat)) return {};
-    if (a.is(NodeKind::KeywordArgument)) {
-      if (Node k = a.field("name"); k && k.text(src_) == name) return a.field("value");
+    if (a.is(NodeKind::DictionarySplat)) continue;
+    if (a.is(NodeKind::ListSplat)) {
+      next = positions.size();
       continue;
     }
-    if (a.is(NodeKind::Comment)) continue;
-    if (next++ == position) return a;
+    if (a.is(NodeKind::KeywordArgument)) {
+      Node k = a.field("name");
+      for (size_t i = 0; k && i < names.size(); ++i) {
+        if (!names[i].empty() && names[i] == k.text(src_)) out[i] = a.field("value");
+      }
+    } else if (next < positions.size()) {
+      out[positions[next++]] = a;
+    }
   }
-  return {};
+  return out;
 }
 
 void SemanticModel::add_consulted(std::vector<std::pair<int, int>>& out) const {
@@ -929,37 +940,15 @@ void SemanticModel::finish_returns(bool generator) {
 // keyword). Only calls the walk reaches count: an inference records nothing.
 void SemanticModel::record_call(Node call, FunctionRef callee, bool instance, size_t bound) const {
   if (!record_ || quiet_ > 0) return;
-  const FunctionInfo& target = project_.file(callee.file).functions[static_cast<size_t>(callee.function)];
-  Node params = target.node.field("parameters");
-  if (!params) return;
-  std::vector<std::string_view> names;
-  std::string_view target_src = project_.file(callee.file).source;
-  for (Node p : NamedChildren(params)) {
-    Node name = parameter_name(p);
-    names.push_back(name ? name.text(target_src) : std::string_view());
-  }
-  std::vector<Value> values(names.size(), Value::unknown());
+  const FileModel& file = project_.file(callee.file);
+  const FunctionInfo& target = file.functions[static_cast<size_t>(callee.function)];
   // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
-  size_t next = bound +
+  size_t skip = bound +
       (target.binds_self() && (instance || call.field("function").unparenthesized().is(NodeKind::Attribute)) ? 1 : 0);
-  Node args = call.field("arguments");
-  if (!args || !args.is(NodeKind::ArgumentList)) return;
-  for (Node a : NamedChildren(args)) {
-    // `**extra` binds what the names do not; after `*rest` no position is known.
-    if (a.is(NodeKind::DictionarySplat)) continue;
-    if (a.is(NodeKind::ListSplat)) {
-      next = values.size();
-      continue;
-    }
-    if (a.is(NodeKind::KeywordArgument)) {
-      Node k = a.field("name");
-      for (size_t i = 0; k && i < names.size(); ++i) {
-        if (names[i] == k.text(src_)) values[i] = value_of(a.field("value"));
-      }
-    } else if (next < values.size()) {
-      values[next++] = value_of(a);
-    }
-  }
+  std::vector<Node> args = bind_arguments(call, target, file.source, skip);
+  if (args.empty()) return;
+  std::vector<Value> values;
+  for (Node a : args) values.push_back(a ? value_of(a) : Value::unknown());
   // A value drawn from tensor data reaches the callee as a Python value: Dynamo
   // broke where it was made; torch.export carries it as a symbol.
   for (Value& v : values) {

@@ -51,6 +51,7 @@ namespace fxlint {
   X(Parameters, "parameters") X(LambdaParameters, "lambda_parameters")                  \
   X(TypedParameter, "typed_parameter") X(DefaultParameter, "default_parameter")         \
   X(TypedDefaultParameter, "typed_default_parameter") X(Type, "type")                   \
+  X(PositionalSeparator, "positional_separator")                                         \
   X(Yield, "yield") X(Await, "await") X(String, "string") X(ConcatenatedString, "concatenated_string") \
   X(Integer, "integer") X(Float, "float") X(True, "true") X(False, "false") X(None, "none") \
   X(Ellipsis, "ellipsis") X(AsPattern, "as_pattern") X(AsPatternTarget, "as_pattern_target") \

@@ -231,6 +231,10 @@ class SemanticModel {
   // The argument `call` passes to parameter `index` of `f` (a call by `f`'s own name); null when
   // not known.
   Node argument_for(Node call, FunctionRef f, int index) const;
+  // The argument `call` binds to each parameter of `target` (null where none is known),
+  // its first `skip` parameters bound already.
+  std::vector<Node> bind_arguments(Node call, const FunctionInfo& target, std::string_view target_src,
+                                   size_t skip) const;
 
   const ProjectModel& project_;
   int file_index_;
