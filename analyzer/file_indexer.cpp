@@ -893,15 +893,27 @@ class Indexer {
     return callee;
   }
 
+  // What a conditional expression may give (`a if c else b if d else e`: a, b and e); any
+  // other expression: itself.
+  static std::vector<Node> arms_of(Node value) {
+    Node v = value.unparenthesized();
+    if (!v.is(NodeKind::ConditionalExpression)) return {v};
+    std::vector<Node> parts = v.children();  // body, condition, alternative
+    if (parts.size() != 3) return {};
+    std::vector<Node> arms = arms_of(parts[0]);
+    for (Node a : arms_of(parts[2])) arms.push_back(a);
+    return arms;
+  }
+
   // `X if c else None` holds X or nothing: X; any other expression: itself.
   static Node some_arm(Node value) {
-    Node v = value.unparenthesized();
-    if (!v.is(NodeKind::ConditionalExpression)) return v;
-    std::vector<Node> arms = v.children();  // body, condition, alternative
-    if (arms.size() != 3) return Node();
-    if (arms[2].unparenthesized().is(NodeKind::None)) return arms[0].unparenthesized();
-    if (arms[0].unparenthesized().is(NodeKind::None)) return arms[2].unparenthesized();
-    return Node();
+    Node some;
+    for (Node a : arms_of(value)) {
+      if (a.is(NodeKind::None)) continue;
+      if (some) return Node();
+      some = a;
+    }
+    return some;
   }
 
   // Parameter `name` of `f` (its whole node, with annotation and default); null when none.
@@ -1153,14 +1165,7 @@ class Indexer {
   // `self.make(...)`, or a conditional expression with such an arm: the method's name.
   std::string factory_method(Node value, const Ctx& ctx) const {
     if (ctx.receiver.empty()) return {};
-    Node v = value.unparenthesized();
-    std::vector<Node> arms{v};
-    if (v.is(NodeKind::ConditionalExpression)) {
-      std::vector<Node> parts = v.children();  // body, condition, alternative
-      if (parts.size() != 3) return {};
-      arms = {parts[0].unparenthesized(), parts[2].unparenthesized()};
-    }
-    for (Node arm : arms) {
+    for (Node arm : arms_of(value)) {
       if (!arm.is(NodeKind::Call)) continue;
       Node callee = arm.field("function").unparenthesized();
       if (callee.is(NodeKind::Attribute) && is_receiver(callee.field("object"), ctx)) {
@@ -1175,17 +1180,10 @@ class Indexer {
   std::vector<std::string> bound_methods(Node value, const Ctx& ctx) const {
     std::vector<std::string> methods;
     if (ctx.receiver.empty()) return methods;
-    auto arm = [&](auto&& self, Node v) -> bool {
-      v = v.unparenthesized();
-      if (v.is(NodeKind::ConditionalExpression)) {
-        std::vector<Node> parts = v.children();  // body, condition, alternative
-        return parts.size() == 3 && self(self, parts[0]) && self(self, parts[2]);
-      }
-      if (!v.is(NodeKind::Attribute) || !is_receiver(v.field("object").unparenthesized(), ctx)) return false;
+    for (Node v : arms_of(value)) {
+      if (!v.is(NodeKind::Attribute) || !is_receiver(v.field("object").unparenthesized(), ctx)) return {};
       methods.emplace_back(v.field("attribute").text(src_));
-      return true;
-    };
-    if (!arm(arm, value)) methods.clear();
+    }
     return methods;
   }
 
