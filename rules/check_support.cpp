@@ -154,8 +154,24 @@ bool ends_in_return(Node block) {
 }
 }  // namespace
 
-bool in_cache_fill(Node write, const SemanticModel& ctx) {
-  if (ctx.self_name().empty()) return false;
+namespace {
+// The attribute of `self` that `target` stores into (`cache` for `self.cache[token]`); empty
+// when it is not one.
+std::string_view stored_attribute(Node target, const SemanticModel& ctx) {
+  target = target.unparenthesized();
+  while (target.is(NodeKind::Subscript) || target.is(NodeKind::Attribute)) {
+    Node object = target.field(target.is(NodeKind::Subscript) ? "value" : "object").unparenthesized();
+    if (target.is(NodeKind::Attribute) && object.is(NodeKind::Identifier) &&
+        object.text(ctx.source()) == ctx.self_name()) {
+      return target.field("attribute").text(ctx.source());
+    }
+    target = object;
+  }
+  return {};
+}
+
+// Whether `write`, a store into attribute `stored` of `self`, fills a cache on a miss.
+bool in_cache_fill(Node write, std::string_view stored, const SemanticModel& ctx) {
   for (Node n = write, parent = write.parent(); parent; n = parent, parent = parent.parent()) {
     if (parent.is(NodeKind::FunctionDefinition)) return false;
     bool branch = parent.is(NodeKind::IfStatement) || parent.is(NodeKind::ElifClause);
@@ -166,7 +182,8 @@ bool in_cache_fill(Node write, const SemanticModel& ctx) {
     }
     // A hit that returns early (`if n <= self.cached_len: return self.cached[:n]`, `if token
     // in self.cache: return self.cache[token]`), and the key written after it: what follows
-    // runs on a miss, and fills the key and the values the hit returns.
+    // runs on a miss, and fills the key and the values the hit returns. Scanned only for a
+    // finding about to be reported.
     if (!parent.is(NodeKind::Block)) continue;
     std::vector<Node> statements;
     for (Node c : NamedChildren(parent)) statements.push_back(c);
@@ -182,22 +199,17 @@ bool in_cache_fill(Node write, const SemanticModel& ctx) {
       if (!filled) continue;
       std::vector<std::string_view> cache = keys;
       self_attributes_in(hit->field("consequence"), ctx, cache);
-      if (writes_any(write, cache, ctx)) return true;
-      // `write` is the target itself (`self.cache[token]`), as container stores pass it.
-      std::vector<std::string_view> written;
-      if (!write.is(NodeKind::Assignment) && !write.is(NodeKind::AugmentedAssignment)) {
-        self_attributes_in(write, ctx, written);
-      }
-      for (std::string_view w : written) {
-        if (std::find(cache.begin(), cache.end(), w) != cache.end()) return true;
-      }
+      if (std::find(cache.begin(), cache.end(), stored) != cache.end()) return true;
     }
   }
   return false;
 }
+}  // namespace
 
 bool exported_cache_fill(Node target, Node write, const SemanticModel& ctx, Target t) {
-  return t == Target::Export && is_module_state(target, ctx) && in_cache_fill(write, ctx);
+  if (t != Target::Export || ctx.self_name().empty() || !is_module_state(target, ctx)) return false;
+  std::string_view stored = stored_attribute(target, ctx);
+  return !stored.empty() && in_cache_fill(write, stored, ctx);
 }
 
 namespace {

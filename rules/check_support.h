@@ -42,15 +42,14 @@ bool is_outer_object(Node expr, const SemanticModel& ctx);
 // module and the program.
 bool is_module_state(Node target, const SemanticModel& ctx);
 
-// A write inside `if <test>:` whose test compares an attribute of `self` that the arm also
-// writes (`if self.grid[i].shape != x.shape: self.grid[i] = make_grid(...)`, `if key not in
-// self.labels: ...`): a cache filled on a miss, keyed by what the test compares. torch.export
-// traces the miss while the cache is empty, so the program computes the value on every
-// call, as eager computes or reuses it. `if self.cache is None:` keys nothing: eager may reuse
-// a value computed from an earlier call's data.
-bool in_cache_fill(Node write, const SemanticModel& ctx);
-// For the export target, `target` (written by `write`) is module state inside such a cache
-// fill: not reported, since the program computes the value on every call.
+// For the export target, `target` (written by `write`) is module state that a cache fills
+// on a miss, keyed by what a test compares: inside `if <test>:` whose test compares an
+// attribute of `self` that the arm also writes (`if self.grid[i].shape != x.shape:
+// self.grid[i] = make_grid(...)`, `if key not in self.labels: ...`), or after `if <test>:
+// return <hit>` when a later statement writes a compared attribute. torch.export traces the
+// miss while the cache is empty, so the program computes the value on every call, as eager
+// computes or reuses it: not reported. `if self.cache is None:` keys nothing: eager may
+// reuse a value computed from an earlier call's data.
 bool exported_cache_fill(Node target, Node write, const SemanticModel& ctx, Target t);
 
 // The tensor that `t.add_(2)` (add_, sub_, mul_ or div_ of one Python number) or `t *= 2`
