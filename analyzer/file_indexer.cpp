@@ -51,6 +51,27 @@ void for_each_bound_name(Node target, std::string_view src, Fn&& fn) {
   }
 }
 
+// The file's own type aliases bound so far: another module's are not known while indexing.
+class OwnAliases final : public TypeAliases {
+ public:
+  explicit OwnAliases(const FileModel& m) : m_(m) {}
+  AnnotationKind own(std::string_view name) const override {
+    auto it = m_.globals.find(name);
+    return it != m_.globals.end() && !it->second.is_mutable() ? it->second.alias : AnnotationKind::Other;
+  }
+  AnnotationKind imported(std::string_view) const override { return AnnotationKind::Other; }
+
+ private:
+  const FileModel& m_;
+};
+
+// A module-level value that may be a type: a subscripted generic, `A | B`, or a name.
+bool type_like(Node value) {
+  Node v = value.unparenthesized();
+  return v.is(NodeKind::Subscript) || v.is(NodeKind::Identifier) || v.is(NodeKind::Attribute) ||
+         (v.is(NodeKind::BinaryOperator) && v.child_count() == 3 && std::string_view(v.child(1).type()) == "|");
+}
+
 class Indexer {
  public:
   Indexer(const SyntaxTree& tree, FileModel& model, const IndexOptions& options, const CancelFlag* cancel,
@@ -317,11 +338,11 @@ class Indexer {
     info.cls = ctx.cls;
     for (Node d : decorators) classify_decorator(d, info);
     if (Node rt = def.field("return_type")) {
-      AnnotationKind k = classify_annotation(rt, src_, m_.imports);
+      AnnotationKind k = classify_annotation(rt, src_, m_.imports, &own_aliases_);
       info.returns_tensor = k == AnnotationKind::Tensor || k == AnnotationKind::OptionalTensor ||
                             k == AnnotationKind::TensorSequence;
       if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
-      info.return_elements = tuple_annotation_elements(rt, src_, m_.imports);
+      info.return_elements = tuple_annotation_elements(rt, src_, m_.imports, &own_aliases_);
     }
     if (auto comment = function_type_comment(def, src_, m_.imports)) apply_type_comment(def, *comment, info);
     if (Node params = def.field("parameters")) {
@@ -645,6 +666,7 @@ class Indexer {
       if (ctx.function < 0 && ctx.cls < 0) {
         GlobalFacts& g = m_.globals[name];
         if (g.top_level_assignments <= 1 && g.value.kind == ValueKind::Unknown) {
+          if (type_like(right)) g.alias = classify_annotation(right, src_, m_.imports, &own_aliases_);
           g.value = quick_value(right, src_, m_.imports);
           g.is_container = is_container_value(right, src_);
           Node rv = right.unparenthesized();
@@ -1315,6 +1337,7 @@ class Indexer {
 
   std::string_view src_;
   FileModel& m_;
+  OwnAliases own_aliases_{m_};
   const IndexOptions& options_;
   const CancelFlag* cancel_;
   const ImportMap* through_;
@@ -1362,9 +1385,9 @@ bool tensor_or_tensors(AnnotationKind k) {
   return k == AnnotationKind::Tensor || k == AnnotationKind::TensorSequence;
 }
 
-AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports) {
+AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports, const TypeAliases* aliases) {
   t = t.unparenthesized();
-  if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports);
+  if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports, aliases);
   if (t.is(NodeKind::None)) return AnnotationKind::NonTensor;
   if (t.is(NodeKind::String)) {
     std::string_view s = t.text(src);
@@ -1379,11 +1402,13 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     }
     std::string_view d = t.text(src);
     if (d == "int" || d == "float" || d == "bool" || d == "str" || d == "None") return AnnotationKind::NonTensor;
-    return AnnotationKind::Other;
+    if (!aliases) return AnnotationKind::Other;
+    if (!q.empty()) return aliases->imported(q);
+    return t.is(NodeKind::Identifier) ? aliases->own(d) : AnnotationKind::Other;
   }
   if (t.is(NodeKind::BinaryOperator)) {  // Tensor | None
-    AnnotationKind a = classify_type_expr(t.field("left"), src, imports);
-    AnnotationKind b = classify_type_expr(t.field("right"), src, imports);
+    AnnotationKind a = classify_type_expr(t.field("left"), src, imports, aliases);
+    AnnotationKind b = classify_type_expr(t.field("right"), src, imports, aliases);
     if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (a == AnnotationKind::NonTensor && b == AnnotationKind::NonTensor) return AnnotationKind::NonTensor;  // str | None
@@ -1396,17 +1421,17 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
   if (h.empty()) return AnnotationKind::Other;
   bool all_tensor = !args.empty();
   for (Node a : args) {
-    AnnotationKind k = classify_type_expr(a, src, imports);
+    AnnotationKind k = classify_type_expr(a, src, imports, aliases);
     if (k != AnnotationKind::Tensor && !(a.is(NodeKind::Ellipsis))) all_tensor = false;
   }
   if (h == "Optional" && all_tensor) return AnnotationKind::OptionalTensor;
   // Dict[str, Tensor], and List[Dict[str, Tensor]] (a detector's per-image results).
   if ((h == "Dict" || h == "dict" || h == "Mapping") && args.size() == 2 &&
-      classify_type_expr(args[1], src, imports) == AnnotationKind::Tensor) {
+      classify_type_expr(args[1], src, imports, aliases) == AnnotationKind::Tensor) {
     return AnnotationKind::TensorDict;
   }
   if ((h == "List" || h == "list" || h == "Sequence") && args.size() == 1 &&
-      classify_type_expr(args[0], src, imports) == AnnotationKind::TensorDict) {
+      classify_type_expr(args[0], src, imports, aliases) == AnnotationKind::TensorDict) {
     return AnnotationKind::TensorDictSequence;
   }
   bool sequence = h == "Tuple" || h == "tuple" || h == "List" || h == "list" || h == "Sequence";
@@ -1416,14 +1441,14 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
   for (Node a : args) {
     Node u = a.is(NodeKind::Type) && a.named_child_count() ? a.named_child(0) : a;
     all_python = all_python &&
-                 (u.is(NodeKind::Ellipsis) || classify_type_expr(u, src, imports) == AnnotationKind::NonTensor);
+                 (u.is(NodeKind::Ellipsis) || classify_type_expr(u, src, imports, aliases) == AnnotationKind::NonTensor);
   }
   // Optional[str], Union[int, float], Dict[str, int] too: no tensor in them.
   bool python_holder = sequence || h == "Optional" || h == "Union" || h == "Dict" || h == "dict" || h == "Mapping";
   if (python_holder && all_python) return AnnotationKind::NonTensor;
   if (h == "Union" && args.size() == 2) {
-    AnnotationKind a = classify_type_expr(args[0], src, imports);
-    AnnotationKind b = classify_type_expr(args[1], src, imports);
+    AnnotationKind a = classify_type_expr(args[0], src, imports, aliases);
+    AnnotationKind b = classify_type_expr(args[1], src, imports, aliases);
     if ((a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) ||
         (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor)) {
       return AnnotationKind::OptionalTensor;
@@ -1435,11 +1460,13 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
 
 }  // namespace
 
-AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports) {
-  return classify_type_expr(type, source, imports);
+AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports,
+                                   const TypeAliases* aliases) {
+  return classify_type_expr(type, source, imports, aliases);
 }
 
-std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports) {
+std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports,
+                                                      const TypeAliases* aliases) {
   type = type.unparenthesized();
   if (type.is(NodeKind::Type) && type.named_child_count()) type = type.named_child(0).unparenthesized();
   std::vector<Node> args;
@@ -1449,7 +1476,7 @@ std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_vie
   for (Node a : args) {
     Node u = a.is(NodeKind::Type) && a.named_child_count() ? a.named_child(0) : a;
     if (u.is(NodeKind::Ellipsis)) return {};  // Tuple[Tensor, ...]: any length
-    kinds.push_back(classify_type_expr(u, source, imports));
+    kinds.push_back(classify_type_expr(u, source, imports, aliases));
   }
   return kinds;
 }

@@ -150,6 +150,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     e.number(g.is_function_or_class);
     e.value(g.value);
     e.bytes(g.origin);
+    e.number(static_cast<uint64_t>(g.alias));
   });
   h.unordered(m.instances, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
   for (const CompileSeed& s : m.compile_seeds) {

@@ -178,6 +178,8 @@ struct GlobalFacts {
   bool is_function_or_class = false;
   Value value;                    // what the (first) binding holds
   std::string origin;             // qualified callee when bound to a call ("logging.getLogger")
+  // Bound to a type expression (`OptTensor = Optional[Tensor]`): the kind it names.
+  AnnotationKind alias = AnnotationKind::Other;
   Node first_binding;
 
   bool is_mutable() const {
@@ -233,10 +235,23 @@ FileModel index_file(const SyntaxTree& tree, std::string module_name, bool is_pa
                      const IndexOptions& options, const CancelFlag* cancel = nullptr,
                      const ImportMap* through = nullptr);
 
+// The module-level type aliases an annotation may name (`OptTensor = Optional[Tensor]`): one
+// of the annotating file's own names, or another module's by qualified name.
+class TypeAliases {
+ public:
+  virtual AnnotationKind own(std::string_view name) const = 0;
+  virtual AnnotationKind imported(std::string_view qualified) const = 0;
+
+ protected:
+  ~TypeAliases() = default;
+};
+
 // The kind of an annotation expression (see AnnotationKind).
-AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports);
+AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports,
+                                   const TypeAliases* aliases = nullptr);
 // The kinds of a fixed-length tuple annotation's elements (`Tuple[Tensor, int]`); empty
 // for anything else (`Tuple[Tensor, ...]` included).
-std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports);
+std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports,
+                                                      const TypeAliases* aliases = nullptr);
 
 }  // namespace fxlint

@@ -653,6 +653,39 @@ bool ProjectModel::is_mutable_module_global(std::string_view qualified) const {
   return m != by_module_.end() && is_mutable_global(m->second, name);
 }
 
+AnnotationKind ProjectModel::type_alias(int file, std::string_view name, int depth) const {
+  const FileModel& fm = this->file(file);
+  if (auto it = fm.globals.find(name); it != fm.globals.end() && it->second.alias != AnnotationKind::Other) {
+    return it->second.is_mutable() ? AnnotationKind::Other : it->second.alias;
+  }
+  // Imported from another project module (a package re-exporting it, say).
+  const std::string* q = fm.imports.find(name);
+  if (!q || depth >= 3) return AnnotationKind::Other;
+  auto [module, last] = split_last(*q);
+  auto m = by_module_.find(module);
+  return m == by_module_.end() ? AnnotationKind::Other : type_alias(m->second, last, depth + 1);
+}
+
+AnnotationKind ProjectModel::annotation_kind(int file, Node type) const {
+  class Aliases final : public TypeAliases {
+   public:
+    Aliases(const ProjectModel& p, int file) : p_(p), file_(file) {}
+    AnnotationKind own(std::string_view name) const override { return p_.type_alias(file_, name); }
+    AnnotationKind imported(std::string_view qualified) const override {
+      auto [module, name] = split_last(qualified);
+      auto m = p_.by_module_.find(module);
+      return m == p_.by_module_.end() ? AnnotationKind::Other : p_.type_alias(m->second, name);
+    }
+
+   private:
+    const ProjectModel& p_;
+    int file_;
+  };
+  Aliases aliases(*this, file);
+  const FileModel& fm = this->file(file);
+  return classify_annotation(type, fm.source, fm.imports, &aliases);
+}
+
 const GlobalFacts* ProjectModel::module_global_facts(std::string_view qualified, int* owner) const {
   auto [module, name] = split_last(qualified);
   auto m = by_module_.find(module);

@@ -108,6 +108,11 @@ class ProjectModel {
   // (`if VERBOSE:` then never runs); nullopt for anything else, a local among them.
   std::optional<bool> constant_global_truth(int file, int function, std::string_view name) const;
   bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
+  // The kind of an annotation written in `file`, through the type aliases it names, its own
+  // or imported from a project module (`x: OptTensor` after `from pkg.typing import OptTensor`).
+  AnnotationKind annotation_kind(int file, Node type) const;
+  // What module-level name `name` of `file` is an alias of, followed through imports.
+  AnnotationKind type_alias(int file, std::string_view name, int depth = 0) const;
   // The same for a qualified "pkg.module.NAME" of a project module.
   bool is_mutable_module_global(std::string_view qualified) const;
   // The facts of a project module's global, by qualified name (`pkg.log.logger`); null if none.

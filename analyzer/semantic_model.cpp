@@ -371,7 +371,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
   Value passed = called ? known_->parameter(file_index_, function_index_, param_index) : Value::unknown();
   // The annotation, else what a `# type:` comment says of this parameter.
   AnnotationKind kind = AnnotationKind::Other;
-  if (type) kind = classify_annotation(type, src_, file_.imports);
+  if (type) kind = project_.annotation_kind(file_index_, type);
   else if (param_index < fn_.comment_parameters.size()) kind = fn_.comment_parameters[param_index];
   if (type || kind != AnnotationKind::Other) {
     Value v = Value::unknown();

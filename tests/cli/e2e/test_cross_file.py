@@ -222,3 +222,40 @@ def test_calls_of_dynamo_disabled_functions_are_breaks_except_torchs_own(project
     result = project.run("check", "--target", "dynamo", "--select", "FX502", "--output-format", "concise")
     lines = [l for l in result.stdout.splitlines() if "FX502" in l]
     assert sorted(l.split(": FX502")[0] for l in lines) == ["model.py:9:16", "vendor/ckpt.py:11:16"], result.stdout
+
+
+TYPING = """\
+from typing import Optional
+
+from torch import Tensor
+
+OptTensor = Optional[Tensor]
+"""
+NORM = """\
+import torch
+from torch import Tensor
+
+{import_line}
+
+
+class GraphNorm(torch.nn.Module):
+    def forward(self, x: Tensor, batch: OptTensor = None) -> Tensor:
+        if batch is None:
+            return x
+        return x * (int(batch.max()) + 1)
+"""
+
+
+@pytest.mark.parametrize(
+    "import_line",
+    ["from pkg.typing import OptTensor", "from .typing import OptTensor", "from pkg import OptTensor"],
+)
+def test_a_type_alias_imported_from_a_project_module(project, import_line):
+    # torch_geometric's `batch: OptTensor = None`: the alias names an optional tensor,
+    # through a package that re-exports it too.
+    project.write("src/pkg/__init__.py", "from .typing import OptTensor\n")
+    project.write("src/pkg/typing.py", TYPING)
+    project.write("src/pkg/norm.py", NORM.format(import_line=import_line))
+    result = project.run("check", "--target", "dynamo", "--output-format", "concise", "src")
+    assert result.returncode == 1, result.stdout
+    assert result.stdout.splitlines()[0].startswith("src/pkg/norm.py:11:21: FX102"), result.stdout
