@@ -119,7 +119,10 @@ class Walker {
       case NodeKind::AssertStatement: {
         std::vector<Node> parts = s.children();
         // The message runs only when the assertion fails, as it raises: nothing to trace.
-        if (!parts.empty()) eval_condition(parts[0], ConditionKind::Assert, s);
+        if (parts.empty()) break;
+        eval_condition(parts[0], ConditionKind::Assert, s);
+        // What follows runs only where it held (`assert edge_type is not None`).
+        model_.narrow(parts[0], true);
         break;
       }
       case NodeKind::FunctionDefinition:
