@@ -21,7 +21,7 @@ class UntraceableCall final : public Check {
       report_module_hook(call, ctx);
       report_numpy_generator(call, ctx);
       report_autograd(call, ctx);
-      report_resize(call, ctx);
+      report_tensor_method(call, ctx);
       report_generator_argument(call, ctx);
       report_tokenizer(call, ctx);
       report_disabled_function(call, ctx);
@@ -205,7 +205,6 @@ class UntraceableCall final : public Check {
                             "code"));
   }
 
-  // `buf.resize_(n)`: TorchDynamo does not trace it (strict export neither).
   // `self.tokenizer(captions, ...)`, `self.tokenizer.batch_encode_plus(...)`: a tokenizer
   // works on strings in Python and Rust, which Dynamo does not trace (it breaks inside).
   void report_tokenizer(Node call, const SemanticModel& ctx) {
@@ -220,8 +219,19 @@ class UntraceableCall final : public Check {
                  "a tokenizer works on strings outside torch: TorchDynamo breaks the graph in it; tokenize before "
                  "the compiled call");
   }
-  void report_resize(Node call, const SemanticModel& ctx) {
-    if (support::method_name(call, ctx) != "resize_" || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+  // `buf.resize_(n)`: TorchDynamo does not trace it (strict export neither). `adj.to_sparse()`
+  // and its layouts: Dynamo cannot hold a sparse tensor ("Attempted to wrap sparse Tensor"),
+  // while torch.export takes it.
+  void report_tensor_method(Node call, const SemanticModel& ctx) {
+    std::string_view m = support::method_name(call, ctx);
+    bool sparse = m.starts_with("to_sparse");
+    if ((m != "resize_" && !sparse) || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+    if (sparse) {
+      sink_.report(RuleId::FX502, call.range(),
+                   "`Tensor." + std::string(m) + "()` makes a sparse tensor, which TorchDynamo cannot hold in its "
+                   "graph: the graph breaks");
+      return;
+    }
     sink_.report(RuleId::FX502, call.range(),
                  "`Tensor.resize_()` is not supported by TorchDynamo: the graph breaks; use `new_empty` or `torch.empty`");
   }

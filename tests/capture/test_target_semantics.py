@@ -24,7 +24,7 @@ import torch
 FXLINT = os.environ.get("FXLINT_BIN", "")
 pytestmark = pytest.mark.skipif(not os.path.isfile(FXLINT), reason="FXLINT_BIN names no built fxlint")
 
-HEADER = ("import copy\nimport random\nimport warnings\nfrom typing import Dict, List\n\nimport numpy as np\nimport torch\n"
+HEADER = ("import copy\nimport random\nimport warnings\nfrom typing import Dict, List, Optional\n\nimport numpy as np\nimport torch\n"
           "from torch import nn, Tensor\n\n\n")
 
 # name -> (forward body of class M, helpers after it, whether it exports: True, False, or
@@ -36,6 +36,8 @@ CASES = {
     "item_assert": ("v = x.sum().item()\n        assert v > -1000\n        return x * 2", "", True),
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
+    # torch.export takes a sparse layout that Dynamo cannot hold.
+    "sparse_layout": ("return torch.outer(x, x).to_sparse_coo().to_dense() + 1", "", True),
     "nonzero": ("return x.nonzero()", "", True),
     # A helper that keeps its argument's shape, which another module calls with masked rows:
     # this call passes whole rows, and the loop over them exports.
@@ -311,6 +313,14 @@ DYNAMO_CASES = {
                                            "        return g * 2\n"),
     # A number Python's random drew, as an index: Dynamo reads it out of the graph.
     "random_index": ("i = random.randrange(4)\n        return x[i] + [x, x + 1][random.randrange(2)]", ""),
+    # A sparse layout: Dynamo cannot hold the tensor ("Attempted to wrap sparse Tensor").
+    "sparse_layout": ("a = torch.outer(x, x).to_sparse_coo()\n        return a.to_dense() + 1", ""),
+    # A parameter annotated with a module-level alias of an optional tensor (torch_geometric's
+    # `batch: OptTensor = None`), narrowed by an assert.
+    "optional_tensor_alias": ("return scaled(x, (x > 0).long())", "",
+                              "OptTensor = Optional[Tensor]\n\n\n"
+                              "def scaled(x, batch: OptTensor = None):\n    assert batch is not None\n"
+                              "    return x * (int(batch.max()) + 1)\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
