@@ -720,9 +720,19 @@ def _fr(frame):
     return {"filename": frame[0], "lineno": frame[1], "name": frame[2], "line": frame[3]}
 
 
+def export_as_alone():
+    """Undoes what the Dynamo steps before changed for the whole process: TorchDynamo turns
+    torch.distributions' argument checks off when it first compiles, and an export script
+    that never compiles has them on (its data-dependent check fails torch.export)."""
+    import torch
+
+    torch.distributions.Distribution.set_default_validate_args(__debug__)
+
+
 def _step_export(model, args, kwargs, strict, prefixes, timeout):
     import torch
 
+    export_as_alone()
     t0 = time.perf_counter()
     try:
         with _Alarm(timeout):
@@ -761,6 +771,7 @@ def draft_export(module, args, kwargs, prefixes, timeout):
     import torch
 
     assumed = _DraftAssumptions(prefixes)
+    export_as_alone()
     try:
         with _Alarm(timeout), assumed:
             ep = torch.export.draft_export(module, args, kwargs)
@@ -891,6 +902,7 @@ def _step_onnx(model, args, kwargs, eps, rec, eager_flat, opts, prefixes, timeou
     via = "exported program (non-strict)" if "export_nonstrict" in eps else (
         "exported program (strict)" if source is not None else "model")
     optimize = bool(opts.get("onnx_optimize", False))
+    export_as_alone()
     t0 = time.perf_counter()
     try:
         with _Alarm(timeout):

@@ -350,9 +350,53 @@ bool computed_message(Node assert_statement) {
   return !m.is(NodeKind::Comment);
 }
 
+// The torch.distributions classes whose constructor checks its arguments' values.
+bool validating_distribution(std::string_view q) {
+  static const std::set<std::string_view> classes = {
+      "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
+      "Exponential", "FisherSnedecor", "Gamma", "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy",
+      "HalfNormal", "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
+      "LowRankMultivariateNormal", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
+      "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
+      "RelaxedOneHotCategorical", "StudentT", "Uniform", "VonMises", "Weibull", "Wishart"};
+  if (!q.starts_with("torch.distributions.")) return false;
+  auto dot = q.rfind('.');
+  return classes.count(q.substr(dot + 1)) > 0;
+}
+
 class TensorCondition final : public Check {
  public:
   using Check::Check;
+  // torch.distributions checks a distribution's arguments when it is built, and the value
+  // `log_prob` / `cdf` are given (`if not valid.all(): raise ValueError`), unless built with
+  // `validate_args=False`: a branch on tensor data inside torch, which torch.export and
+  // torch.fx cannot decide. TorchDynamo turns the checks off for the process when it starts.
+  void on_call(Node call, const SemanticModel& ctx) override {
+    if (settings_.target == Target::Dynamo) return;
+    std::string q = ctx.resolve(call.field("function"));
+    if (!q.empty() && validating_distribution(q) && validates(call, ctx) && tensor_argument(call, ctx)) {
+      sink_.report(RuleId::FX103, call.range(),
+                   "`" + q + "` checks its arguments' values when built, a branch on tensor data the tracer cannot "
+                   "decide (TorchDynamo turns the check off); pass `validate_args=False`");
+      return;
+    }
+    std::string_view m = support::method_name(call, ctx);
+    if (m != "log_prob" && m != "cdf") return;
+    Node built = support::receiver(call, ctx).unparenthesized();
+    if (built.is(NodeKind::Identifier) && ctx.scope_of(built.text(ctx.source())) == NameScope::Local) {
+      built = ctx.sole_binding(built.text(ctx.source()));
+    }
+    // Built from Python numbers (`Normal(0.0, 1.0)`): only the value is checked here.
+    if (!built || !built.unparenthesized().is(NodeKind::Call)) return;
+    built = built.unparenthesized();
+    std::string d = ctx.resolve(built.field("function"));
+    if (!validating_distribution(d) || !validates(built, ctx) || tensor_argument(built, ctx)) return;
+    if (!tensor_argument(call, ctx)) return;
+    sink_.report(RuleId::FX103, call.range(),
+                 "`" + std::string(m) + "` of a `" + d + "` checks the value it is given, a branch on tensor data the "
+                 "tracer cannot decide (TorchDynamo turns the check off); build it with `validate_args=False`");
+  }
+
   void on_condition(Node test, ConditionKind kind, Node owner, const SemanticModel& ctx) override {
     if (kind == ConditionKind::Assert) {
       // TorchDynamo makes an in-graph check of an assert whose message is a
@@ -372,6 +416,22 @@ class TensorCondition final : public Check {
     sink_.report(RuleId::FX103, test.range(),
                  std::string(where(kind)) + " needs its value at trace time; the branch is data-dependent",
                  std::move(fix));
+  }
+
+ private:
+  // No `validate_args`, or `validate_args=True` / `None` (the default, which checks).
+  static bool validates(Node call, const SemanticModel& ctx) {
+    Node v = support::keyword_arg(call, "validate_args", ctx.source());
+    return !v || v.unparenthesized().is(NodeKind::True) || v.unparenthesized().is(NodeKind::None);
+  }
+  static bool tensor_argument(Node call, const SemanticModel& ctx) {
+    Node args = call.field("arguments");
+    if (!args) return false;
+    for (Node a : NamedChildren(args)) {
+      Node v = a.is(NodeKind::KeywordArgument) ? a.field("value") : a;
+      if (v && !a.is(NodeKind::ListSplat) && !a.is(NodeKind::DictionarySplat) && ctx.value_of(v).is_tensor()) return true;
+    }
+    return false;
   }
 };
 

@@ -36,6 +36,12 @@ CASES = {
     "item_assert": ("v = x.sum().item()\n        assert v > -1000\n        return x * 2", "", True),
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
+    # torch.distributions checks a distribution's arguments, and a log_prob's value, unless
+    # built with validate_args=False.
+    "distribution_arguments": ("d = torch.distributions.Normal(x, x.abs() + 1)\n        return d.mean", "", False),
+    "distribution_log_prob": ("return torch.distributions.Normal(0.0, 1.0).log_prob(x)", "", False),
+    "distribution_without_checks": ("d = torch.distributions.Normal(x, x.abs() + 1, validate_args=False)\n"
+                                    "        return d.log_prob(x * 2)", "", True),
     # torch.export takes a sparse layout that Dynamo cannot hold.
     "sparse_layout": ("return torch.outer(x, x).to_sparse_coo().to_dense() + 1", "", True),
     "nonzero": ("return x.nonzero()", "", True),
@@ -313,6 +319,8 @@ DYNAMO_CASES = {
                                            "        return g * 2\n"),
     # A number Python's random drew, as an index: Dynamo reads it out of the graph.
     "random_index": ("i = random.randrange(4)\n        return x[i] + [x, x + 1][random.randrange(2)]", ""),
+    # Dynamo turns torch.distributions' argument checks off: no break.
+    "distribution_arguments": ("d = torch.distributions.Normal(x, x.abs() + 1)\n        return d.log_prob(x)", ""),
     # A sparse layout: Dynamo cannot hold the tensor ("Attempted to wrap sparse Tensor").
     "sparse_layout": ("a = torch.outer(x, x).to_sparse_coo()\n        return a.to_dense() + 1", ""),
     # A parameter annotated with a module-level alias of an optional tensor (torch_geometric's
@@ -400,6 +408,9 @@ def failure_line(exc, path):
 
 
 def export(model, x, strict):
+    # TorchDynamo turns torch.distributions' argument checks off for the process when it
+    # first compiles; a user's export script has them on.
+    torch.distributions.Distribution.set_default_validate_args(__debug__)
     try:
         torch.export.export(model, (x,), strict=strict)
         return None
