@@ -21,12 +21,6 @@ bool is_terminator(Node stmt) {
   }
 }
 
-bool block_terminates(Node block) {
-  Node last;
-  for (Node s : NamedChildren(block)) last = s;
-  return last && is_terminator(last);
-}
-
 // Names and literals are answered from the environment directly: not worth a cache entry.
 bool is_cheap(Node e) {
   switch (e.kind()) {
@@ -68,11 +62,13 @@ class Walker {
   // --- statements -------------------------------------------------------------
   // Statements after one that no traced path continues past (`if
   // is_compiling(): return x`, `return`) are never traced.
-  void walk_block(Node block) {
+  // Returns false when no traced path reaches the block's end.
+  bool walk_block(Node block) {
     bool reachable = true;
     for_each_child(block, [&](Node s) {
       if (reachable && s.is_named() && !s.is(NodeKind::Comment)) reachable = walk_statement(s);
     });
+    return reachable;
   }
 
   // Returns false when a tracer never runs the statement after this one.
@@ -251,9 +247,10 @@ class Walker {
     std::vector<SemanticModel::Snapshot> outs;
     if (skip != Skip::Body) {
       model_.narrow(cond, true);
+      // An arm that returns in every branch of its own (`if a: return x` / `else: return y`)
+      // adds nothing to what follows.
       Node body = s.field("consequence");
-      if (body) walk_block(body);
-      if (!body || !block_terminates(body)) outs.push_back(model_.save());
+      if (!body || walk_block(body)) outs.push_back(model_.save());
     }
     model_.restore(before);
     if (skip != Skip::Else) {
@@ -265,18 +262,12 @@ class Walker {
           eval_condition(c2, ConditionKind::If, alt);
           SemanticModel::Snapshot pre = model_.save();
           model_.narrow(c2, true);
-          if (Node body = alt.field("consequence")) {
-            walk_block(body);
-            if (!block_terminates(body)) outs.push_back(model_.save());
-          }
+          if (Node body = alt.field("consequence"); body && walk_block(body)) outs.push_back(model_.save());
           model_.restore(std::move(pre));
           model_.narrow(c2, false);
         } else if (alt.is(NodeKind::ElseClause)) {
           has_else = true;
-          if (Node body = alt.field("body")) {
-            walk_block(body);
-            if (!block_terminates(body)) outs.push_back(model_.save());
-          }
+          if (Node body = alt.field("body"); body && walk_block(body)) outs.push_back(model_.save());
         }
       }
       if (!has_else) outs.push_back(model_.save());
