@@ -770,9 +770,10 @@ Value SemanticModel::builtin_call_value(std::string_view b, const std::vector<No
     Value acc = Value::of(ValueKind::Static);
     for (Node x : positional) {
       Value v = value_of(x);
-      // `min(lengths)` of one tensor gives one of its elements, a tensor; min/max of a
-      // tensor and a number may give either.
-      if (v.is_tensor()) return b == "abs" || b == "sum" || positional.size() == 1 ? Value::tensor() : Value::unknown();
+      // `min(lengths)` of one tensor gives one of its elements, a tensor. min/max of a tensor
+      // and a number gives either in eager; TorchDynamo and torch.export trace it as
+      // `clamp` / `maximum`, a tensor (`max(self.padding_total, extra)` with a buffer).
+      if (v.is_tensor()) return Value::tensor();
       if (v.is_tensor_data()) acc = Value::of(ValueKind::TensorData);
       else if (v.kind != ValueKind::Static) acc = acc.is_tensor_data() ? acc : Value::unknown();
       else if (acc.kind == ValueKind::Static) acc.data_dependent = acc.data_dependent || v.data_dependent;

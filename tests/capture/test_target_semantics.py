@@ -321,6 +321,9 @@ DYNAMO_CASES = {
     "random_index": ("i = random.randrange(4)\n        return x[i] + [x, x + 1][random.randrange(2)]", ""),
     # Dynamo turns torch.distributions' argument checks off: no break.
     "distribution_arguments": ("d = torch.distributions.Normal(x, x.abs() + 1)\n        return d.log_prob(x)", ""),
+    # Built-in max of a buffer and a number: Dynamo traces it as clamp and breaks at the branch.
+    "max_of_a_buffer": ("m = max(self.pad, 2)\n        if x.shape[-1] <= m:\n            return x\n        return x + 1",
+                        "        self.register_buffer(\"pad\", torch.tensor(3))\n"),
     # A sparse layout: Dynamo cannot hold the tensor ("Attempted to wrap sparse Tensor").
     "sparse_layout": ("a = torch.outer(x, x).to_sparse_coo()\n        return a.to_dense() + 1", ""),
     # A parameter annotated with a module-level alias of an optional tensor (torch_geometric's
