@@ -344,7 +344,7 @@ class Indexer {
       if (info.returns_tensor && info.seed == SeedReason::None) info.seed = SeedReason::TensorAnnotation;
       info.return_elements = tuple_annotation_elements(rt, src_, m_.imports, &own_aliases_);
     }
-    if (auto comment = function_type_comment(def, src_, m_.imports)) apply_type_comment(def, *comment, info);
+    if (auto comment = function_type_comment(def, src_, m_.imports, &own_aliases_)) apply_type_comment(def, *comment, info);
     if (Node params = def.field("parameters")) {
       for (Node p : NamedChildren(params)) bind_parameter(p, info);
     }

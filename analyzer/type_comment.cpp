@@ -38,18 +38,18 @@ std::optional<std::string_view> comment_text(Node def, std::string_view src) {
   return std::nullopt;
 }
 
-AnnotationKind classify_text(std::string_view type, const ImportMap& imports) {
+AnnotationKind classify_text(std::string_view type, const ImportMap& imports, const TypeAliases* aliases) {
   SyntaxTree tree = SyntaxTree::parse(std::string(type));
   if (tree.has_error()) return AnnotationKind::Other;
   Node statement = tree.root().named_child(0);
   Node expr = statement ? statement.named_child(0) : Node();
-  return expr ? classify_annotation(expr, tree.text(), imports) : AnnotationKind::Other;
+  return expr ? classify_annotation(expr, tree.text(), imports, aliases) : AnnotationKind::Other;
 }
 
 }  // namespace
 
 std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_view source,
-                                                         const ImportMap& imports) {
+                                                         const ImportMap& imports, const TypeAliases* aliases) {
   std::optional<std::string_view> text = comment_text(def, source);
   if (!text) return std::nullopt;
   size_t arrow = text->find("->");
@@ -65,7 +65,7 @@ std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_v
     with_tensor.bind("Tensor", "torch.Tensor");
     names = &with_tensor;
   }
-  out.returns = classify_text(trim(text->substr(arrow + 2)), *names);
+  out.returns = classify_text(trim(text->substr(arrow + 2)), *names, aliases);
   // The parameter list, split at top-level commas: `(Tensor, Dict[str, int])`.
   std::string_view inner = params.substr(1, params.size() - 2);
   int depth = 0;
@@ -79,7 +79,7 @@ std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_v
     start = i + 1;
     if (one.empty()) continue;
     // `*Tensor` / `**int`: the types of variadic parameters.
-    out.parameters.push_back(one.starts_with('*') ? AnnotationKind::Other : classify_text(one, *names));
+    out.parameters.push_back(one.starts_with('*') ? AnnotationKind::Other : classify_text(one, *names, aliases));
   }
   return out;
 }

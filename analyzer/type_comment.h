@@ -19,8 +19,10 @@ struct FunctionTypeComment {
   AnnotationKind returns = AnnotationKind::Other;
 };
 
-// The type comment of `def` (a function_definition), if it has one.
+// The type comment of `def` (a function_definition), if it has one; `aliases`: the module-level
+// type aliases its names may be.
 std::optional<FunctionTypeComment> function_type_comment(Node def, std::string_view source,
-                                                         const ImportMap& imports);
+                                                         const ImportMap& imports,
+                                                         const TypeAliases* aliases = nullptr);
 
 }  // namespace fxlint
