@@ -83,11 +83,52 @@ bool ArgumentTypes::same_returns(const ArgumentTypes& other, const std::vector<s
   return same_entries(returns_, other.returns_, functions);
 }
 
+namespace {
+
+std::vector<Value> plain_values(const ArgumentTypes::Returned& r) {
+  if (!r.plain.empty()) return r.plain;
+  std::vector<Value> v{r.whole};
+  v.insert(v.end(), r.elements.begin(), r.elements.end());
+  return v;
+}
+
+}  // namespace
+
 ArgumentTypes::Returned ArgumentTypes::Returned::join(const Returned& a, const Returned& b) {
-  Returned out{joined_value(a.whole, b.whole), {}, a.shape_of == b.shape_of ? a.shape_of : -1};
-  if (a.elements.size() != b.elements.size()) return out;
-  for (size_t i = 0; i < a.elements.size(); ++i) out.elements.push_back(joined_value(a.elements[i], b.elements[i]));
+  Returned out{joined_value(a.whole, b.whole), {}, a.shape_of == b.shape_of ? a.shape_of : -1, {}};
+  if (a.elements.size() == b.elements.size()) {
+    for (size_t i = 0; i < a.elements.size(); ++i) out.elements.push_back(joined_value(a.elements[i], b.elements[i]));
+  }
+  if (a.plain.empty() && b.plain.empty()) return out;
+  std::vector<Value> pa = plain_values(a), pb = plain_values(b);
+  size_t n = pa.size() == pb.size() && out.elements.size() + 1 == pa.size() ? pa.size() : 1;
+  for (size_t i = 0; i < n; ++i) out.plain.push_back(joined_value(pa[i], pb[i]));
+  // Elements the two do not agree on keep what any call gets.
+  for (size_t i = n; i <= out.elements.size(); ++i) out.plain.push_back(out.elements[i - 1]);
+  if (out.plain == plain_values(Returned{out.whole, out.elements, -1, {}})) out.plain.clear();
   return out;
+}
+
+ArgumentTypes::Returned ArgumentTypes::Returned::for_call(bool dependent_arguments) const {
+  if (dependent_arguments || plain.empty()) return *this;
+  Returned r{plain[0], std::vector<Value>(plain.begin() + 1, plain.end()), shape_of, {}};
+  return r;
+}
+
+void ArgumentTypes::record_plain_walk(int file, int function, const ArgumentTypes& walk) {
+  if (this == &walk) return;
+  std::scoped_lock lock(mutex_, walk.mutex_);
+  consulted_.insert(walk.consulted_.begin(), walk.consulted_.end());
+  auto it = returns_.find({file, function});
+  auto plain = walk.returns_.find({file, function});
+  if (it == returns_.end() || plain == walk.returns_.end()) return;
+  const Returned& p = plain->second;
+  Returned& r = it->second;
+  std::vector<Value> v{p.whole};
+  const std::vector<Value>& elements = p.elements.size() == r.elements.size() ? p.elements : r.elements;
+  v.insert(v.end(), elements.begin(), elements.end());
+  r.plain.clear();
+  if (v != plain_values(r)) r.plain = std::move(v);
 }
 
 void ArgumentTypes::record_return(int file, int function, const Returned& r) {

@@ -49,11 +49,20 @@ class ArgumentTypes {
     // (`return torch.cumsum(x, 1)`): a call's result then has data-dependent rows when
     // that call's argument has them, whatever other callers pass. -1 when none.
     int shape_of = -1;
+    // What a call that passes nothing data-dependent gets, where a caller's data-dependent
+    // argument made the returns so (a norm called once with masked rows): the whole, then
+    // the elements. Empty when that is what `whole` and `elements` say.
+    std::vector<Value> plain;
     friend bool operator==(const Returned&, const Returned&) = default;
     // What either of two returns may give.
     static Returned join(const Returned& a, const Returned& b);
+    // What a call gets, given whether it passes a data-dependent argument.
+    Returned for_call(bool dependent_arguments) const;
   };
   void record_return(int file, int function, const Returned& returned);
+  // What `walk` recorded of the function walked without its callers' data-dependent
+  // arguments: its return, kept where it differs from the return recorded here, and what it read.
+  void record_plain_walk(int file, int function, const ArgumentTypes& walk);
   std::optional<Returned> returned(int file, int function) const;
   // Whether `other` knows the same of what these functions (file, function)
   // return: a walk that read only theirs sees the same calls' results with either.

@@ -213,7 +213,7 @@ Value SemanticModel::unpacked_element(Node value_node, const Value& v, size_t in
   if (known_ && call.is(NodeKind::Call)) {
     // `boxes, losses = self.rpn(x)`: what the callee's `return boxes, losses` gave.
     if (auto it = callees_.find(call.id()); it != callees_.end()) {
-      std::optional<ArgumentTypes::Returned> r = known_->returned(it->second.file, it->second.function);
+      std::optional<ArgumentTypes::Returned> r = returned_to(call, it->second);
       if (r && r->elements.size() == count && r->elements[index].kind != ValueKind::Unknown) return r->elements[index];
       // What the callee's `-> Tuple[Tensor, Tensor]` declares, where its body does not tell.
       const FunctionInfo& callee = project_.file(it->second.file).functions[static_cast<size_t>(it->second.function)];
@@ -616,7 +616,7 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     if (c.valid()) return project_.is_module_class(c) ? Value::of(ValueKind::Module) : Value::unknown();
     if (FunctionRef forward = project_.autograd_forward(file_index_, written); forward.valid()) {
       record_call(call, forward, false, 1);  // after `ctx`
-      return project_result(call, forward, Value::tensor());
+      return project_result(call, forward, Value::tensor(), false, 1);
     }
     FunctionRef f = project_.resolve_function(file_index_, function_index_, written);
     if (f.valid()) {
@@ -697,7 +697,7 @@ std::optional<Value> SemanticModel::attribute_method_value(Node call, Node objec
   if (!m.valid()) return std::nullopt;
   record_call(call, m, true);
   bool annotated = project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor;
-  return project_result(call, m, annotated ? Value::tensor() : Value::unknown());
+  return project_result(call, m, annotated ? Value::tensor() : Value::unknown(), true);
 }
 
 // self.method(...) / self.block(...)
@@ -797,20 +797,20 @@ Value SemanticModel::record_module_call(Node call, Node module) const {
   FunctionRef forward = project_.find_method(cls, "forward");
   if (!forward.valid()) return Value::tensor();
   record_call(call, forward, true);
-  return project_result(call, forward, Value::tensor());
+  return project_result(call, forward, Value::tensor(), true);
 }
 
-Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise) const {
+Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise, bool instance, size_t bound) const {
   // Noted even before anything is known: a later walk that knows more must walk again.
   if (record_) record_->consulted(f.file, f.function);
   if (!known_) return otherwise;
   callees_[call.id()] = f;
-  std::optional<ArgumentTypes::Returned> r = known_->returned(f.file, f.function);
+  std::optional<ArgumentTypes::Returned> r = returned_to(call, f);
   if (!r || r->whole.kind == ValueKind::Unknown) return otherwise;
   Value out = r->whole;
   // `_cumsum(tps, dim=1)`: rows as this call's argument has them, not as any caller's do.
   if (r->shape_of >= 0 && out.is_tensor()) {
-    if (Node arg = argument_for(call, f, r->shape_of)) {
+    if (Node arg = argument_for(call, f, r->shape_of, instance, bound)) {
       Value a = value_of(arg);
       if (a.is_tensor()) out.data_dependent = a.data_dependent;
     }
@@ -818,17 +818,34 @@ Value SemanticModel::project_result(Node call, FunctionRef f, Value otherwise) c
   return out;
 }
 
-Node SemanticModel::argument_for(Node call, FunctionRef f, int index) const {
+std::optional<ArgumentTypes::Returned> SemanticModel::returned_to(Node call, FunctionRef f) const {
+  std::optional<ArgumentTypes::Returned> r = known_->returned(f.file, f.function);
+  if (!r || r->plain.empty()) return r;
+  bool dependent = false;
+  if (Node args = call.field("arguments")) {
+    for (Node a : NamedChildren(args)) {
+      Node v = a.is(NodeKind::KeywordArgument) ? a.field("value")
+               : a.is(NodeKind::ListSplat) || a.is(NodeKind::DictionarySplat) ? a.named_child(0)
+                                                                                : a;
+      if (!v || v.is(NodeKind::Comment)) continue;
+      if (Value x = value_of(v); x.data_dependent || x.is_tensor_data()) dependent = true;
+    }
+  }
+  return r->for_call(dependent);
+}
+
+Node SemanticModel::argument_for(Node call, FunctionRef f, int index, bool instance, size_t bound) const {
   const FileModel& file = project_.file(f.file);
   const FunctionInfo& target = file.functions[static_cast<size_t>(f.function)];
-  // Only a call by the function's own name binds as written: `Fn.apply(...)` binds after
-  // `ctx`, and a module call or an alias binds what the name does not say.
-  Node callee = call.field("function").unparenthesized();
-  Node named = callee.is(NodeKind::Attribute) ? callee.field("attribute") : callee;
-  if (!named || !named.is(NodeKind::Identifier) || named.text(src_) != target.name) return {};
-  if (target.binds_self() && !callee.is(NodeKind::Attribute)) return {};
-  std::vector<Node> bound = bind_arguments(call, target, file.source, target.binds_self() ? 1 : 0);
-  return index >= 0 && static_cast<size_t>(index) < bound.size() ? bound[static_cast<size_t>(index)] : Node();
+  std::vector<Node> args = bind_arguments(call, target, file.source, bound_parameters(call, target, instance, bound));
+  return index >= 0 && static_cast<size_t>(index) < args.size() ? args[static_cast<size_t>(index)] : Node();
+}
+
+// Through `self.method(...)`, `super().method(...)` or a module call the first parameter
+// is bound already; `bound` more before the arguments (`ctx` of `Fn.apply`).
+size_t SemanticModel::bound_parameters(Node call, const FunctionInfo& target, bool instance, size_t bound) const {
+  bool receiver = instance || call.field("function").unparenthesized().is(NodeKind::Attribute);
+  return bound + (target.binds_self() && receiver ? 1 : 0);
 }
 
 // Positions fill the parameters before `*`, `*args` or `**kw` (past `/`), from `skip` on;
@@ -943,10 +960,7 @@ void SemanticModel::record_call(Node call, FunctionRef callee, bool instance, si
   if (!record_ || quiet_ > 0) return;
   const FileModel& file = project_.file(callee.file);
   const FunctionInfo& target = file.functions[static_cast<size_t>(callee.function)];
-  // Through `self.method(...)` or `super().method(...)` the first parameter is bound already.
-  size_t skip = bound +
-      (target.binds_self() && (instance || call.field("function").unparenthesized().is(NodeKind::Attribute)) ? 1 : 0);
-  std::vector<Node> args = bind_arguments(call, target, file.source, skip);
+  std::vector<Node> args = bind_arguments(call, target, file.source, bound_parameters(call, target, instance, bound));
   if (args.empty()) return;
   std::vector<Value> values;
   for (Node a : args) values.push_back(a ? value_of(a) : Value::unknown());

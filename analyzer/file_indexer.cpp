@@ -1394,8 +1394,9 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     if (s.find("Tensor") != std::string_view::npos && s.find('[') == std::string_view::npos) return AnnotationKind::Tensor;
     return AnnotationKind::Other;
   }
-  if (t.is(NodeKind::Identifier) || t.is(NodeKind::Attribute)) {
-    std::string q = imports.qualify(t, src);
+  bool member_type = t.kind() == NodeKind::Other && std::string_view(t.type()) == "member_type";  // `torch.Tensor`
+  if (t.is(NodeKind::Identifier) || t.is(NodeKind::Attribute) || member_type) {
+    std::string q = member_type ? imports.qualify(t.text(src)) : imports.qualify(t, src);
     if (q == "torch.Tensor" || q == "torch.FloatTensor" || q == "torch.LongTensor" || q == "torch.BoolTensor" ||
         q == "torch.nn.Parameter") {
       return AnnotationKind::Tensor;
@@ -1406,9 +1407,14 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
     if (!q.empty()) return aliases->imported(q);
     return t.is(NodeKind::Identifier) ? aliases->own(d) : AnnotationKind::Other;
   }
-  if (t.is(NodeKind::BinaryOperator)) {  // Tensor | None
-    AnnotationKind a = classify_type_expr(t.field("left"), src, imports, aliases);
-    AnnotationKind b = classify_type_expr(t.field("right"), src, imports, aliases);
+  // `Tensor | None`: an expression, or, where a side is only a type (`list[int] | Tensor`), a
+  // union type.
+  bool union_type = t.kind() == NodeKind::Other && std::string_view(t.type()) == "union_type";
+  if (t.is(NodeKind::BinaryOperator) || (union_type && t.named_child_count() == 2)) {
+    Node l = union_type ? t.named_child(0) : t.field("left");
+    Node r = union_type ? t.named_child(1) : t.field("right");
+    AnnotationKind a = classify_type_expr(l, src, imports, aliases);
+    AnnotationKind b = classify_type_expr(r, src, imports, aliases);
     if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (b == AnnotationKind::Tensor && a == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
     if (a == AnnotationKind::NonTensor && b == AnnotationKind::NonTensor) return AnnotationKind::NonTensor;  // str | None
@@ -1463,6 +1469,25 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports,
                                    const TypeAliases* aliases) {
   return classify_type_expr(type, source, imports, aliases);
+}
+
+TensorDtype annotated_dtype(Node type, std::string_view source, const ImportMap& imports) {
+  Node t = type.unparenthesized();
+  if (t.is(NodeKind::Type) && t.named_child_count()) t = t.named_child(0).unparenthesized();
+  if (t.is(NodeKind::BinaryOperator)) {  // `torch.BoolTensor | None`
+    Node l = t.field("left").unparenthesized(), r = t.field("right").unparenthesized();
+    if (r.is(NodeKind::None)) return annotated_dtype(l, source, imports);
+    if (l.is(NodeKind::None)) return annotated_dtype(r, source, imports);
+    return TensorDtype::Unknown;
+  }
+  std::vector<Node> args;
+  if (generic_head(t, source, args) == "Optional" && args.size() == 1) return annotated_dtype(args[0], source, imports);
+  if (!t.is(NodeKind::Identifier) && !t.is(NodeKind::Attribute)) return TensorDtype::Unknown;
+  std::string q = imports.qualify(t, source);
+  if (q == "torch.BoolTensor") return TensorDtype::Bool;
+  if (q == "torch.LongTensor" || q == "torch.IntTensor") return TensorDtype::Integer;
+  if (q == "torch.FloatTensor" || q == "torch.DoubleTensor" || q == "torch.HalfTensor") return TensorDtype::Floating;
+  return TensorDtype::Unknown;
 }
 
 std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports,

@@ -249,6 +249,8 @@ class TypeAliases {
 // The kind of an annotation expression (see AnnotationKind).
 AnnotationKind classify_annotation(Node type, std::string_view source, const ImportMap& imports,
                                    const TypeAliases* aliases = nullptr);
+// The dtype a tensor annotation names (`torch.BoolTensor`, `Optional[torch.LongTensor]`).
+TensorDtype annotated_dtype(Node type, std::string_view source, const ImportMap& imports);
 // The kinds of a fixed-length tuple annotation's elements (`Tuple[Tensor, int]`); empty
 // for anything else (`Tuple[Tensor, ...]` included).
 std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports,

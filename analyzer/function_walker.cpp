@@ -577,6 +577,16 @@ void walk_function(const ProjectModel& project, int file, int function, CodeVisi
   SemanticModel model(project, file, function, known, record, tracer);
   Walker(model, visitor).run();
   if (consulted) model.add_consulted(*consulted);
+  if (!record || !model.dependent_parameters()) return;
+  // A caller passes data-dependent values: what a call passing none gets back is walked
+  // apart, so that one caller's masked rows do not reach every caller's result.
+  ArgumentTypes scratch;
+  SemanticModel plain(project, file, function, known, &scratch, tracer);
+  plain.assume_plain_arguments();
+  class Silent final : public CodeVisitor {} silent;
+  Walker(plain, silent).run();
+  if (consulted) plain.add_consulted(*consulted);
+  record->record_plain_walk(file, function, scratch);
 }
 
 }  // namespace fxlint

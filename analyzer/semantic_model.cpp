@@ -177,7 +177,7 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     bool not_none = check->is_not == truth;
     const Value* v = local(check->name);
     if (!v) return;
-    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(check->name, Value::tensor());
+    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(check->name, Value::tensor(v->dtype));
     if (!not_none) set_local(check->name, Value::of(ValueKind::None));
     return;
   }
@@ -323,7 +323,12 @@ void SemanticModel::bind_parameters() {
       set_local(n, Value::unknown());
       continue;
     }
-    set_local(n, parameter_value(p, param_index, is_forward));
+    Value v = parameter_value(p, param_index, is_forward);
+    if (v.data_dependent) {
+      dependent_parameters_ = true;
+      if (plain_arguments_) v.data_dependent = false;
+    }
+    set_local(n, v);
   }
 }
 
@@ -396,8 +401,13 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
       v.data_dependent = passed.data_dependent;
     }
-    // `mask: Tensor` that every compiled caller passes a bool tensor for is a mask.
+    // `mask: Tensor` that every compiled caller passes a bool tensor for is a mask; so is
+    // `mask: torch.BoolTensor`.
     if (v.kind == ValueKind::Tensor && passed.kind == ValueKind::Tensor) v.dtype = passed.dtype;
+    if (type && (v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor) &&
+        v.dtype == TensorDtype::Unknown) {
+      v.dtype = annotated_dtype(type, src_, file_.imports);
+    }
     v.frame_input = v.kind == ValueKind::Tensor && !called;
     return v;
   }

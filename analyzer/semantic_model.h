@@ -97,6 +97,12 @@ class SemanticModel {
   bool is_compile_entry() const;
   // Appends the project functions whose returns this model read from `known` (once per call).
   void add_consulted(std::vector<std::pair<int, int>>& out) const;
+  // Walk as a call that passes nothing data-dependent runs: the parameters drop what
+  // callers made data-dependent (what such a call gets back: ArgumentTypes::Returned::plain).
+  // Before the walk.
+  void assume_plain_arguments() { plain_arguments_ = true; }
+  // Whether a caller made a parameter data-dependent (the walk has bound them).
+  bool dependent_parameters() const { return dependent_parameters_; }
   // A method of a class that derives (through project classes) from torch.nn.Module.
   bool in_module_class() const;
   // A method of a class that derives (through project classes) from torch.autograd.Function.
@@ -225,12 +231,17 @@ class SemanticModel {
   Value parameter_value(Node parameter, size_t index, bool is_forward) const;
   // What a call of project function `f` gives: what its returns gave when
   // walked, else `otherwise`.
-  Value project_result(Node call, FunctionRef f, Value otherwise) const;
+  // `instance` and `bound` as for record_call.
+  Value project_result(Node call, FunctionRef f, Value otherwise, bool instance = false, size_t bound = 0) const;
+  // What project function `f` returns to `call`: the plain returns when the call passes
+  // nothing data-dependent.
+  std::optional<ArgumentTypes::Returned> returned_to(Node call, FunctionRef f) const;
   // The parameter of this function (its position) whose shape `value` keeps; -1 when none.
   int shape_parameter(Node value, int depth = 0) const;
-  // The argument `call` passes to parameter `index` of `f` (a call by `f`'s own name); null when
-  // not known.
-  Node argument_for(Node call, FunctionRef f, int index) const;
+  // The argument `call` passes to parameter `index` of `f`; null when not known.
+  Node argument_for(Node call, FunctionRef f, int index, bool instance = false, size_t bound = 0) const;
+  // How many of `target`'s first parameters `call` binds before its arguments.
+  size_t bound_parameters(Node call, const FunctionInfo& target, bool instance, size_t bound) const;
   // The argument `call` binds to each parameter of `target` (null where none is known),
   // its first `skip` parameters bound already.
   std::vector<Node> bind_arguments(Node call, const FunctionInfo& target, std::string_view target_src,
@@ -270,6 +281,8 @@ class SemanticModel {
   // The project function each call reached, for unpacking what it returns.
   mutable std::unordered_map<const void*, FunctionRef> callees_;
   std::optional<ArgumentTypes::Returned> returns_;  // joined over the walk's `return`s
+  bool plain_arguments_ = false;
+  bool dependent_parameters_ = false;
   struct Bindings {
     int count = 0;
     Node value;

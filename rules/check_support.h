@@ -12,6 +12,12 @@ namespace fxlint::support {
 // The same three questions through the walk's per-call cache.
 inline std::string_view method_name(Node call, const SemanticModel& ctx) { return ctx.call_parts(call).method; }
 inline Node receiver(Node call, const SemanticModel& ctx) { return ctx.call_parts(call).receiver; }
+// Whether a method call's receiver is a tensor where the call runs: a tensor, or an optional
+// one (a method of None raises, so the call runs only where it holds a tensor).
+inline bool receiver_is_tensor(Node call, const SemanticModel& ctx) {
+  Value v = ctx.value_of(receiver(call, ctx));
+  return v.is_tensor() || v.kind == ValueKind::OptionalTensor;
+}
 inline const std::vector<Node>& positional_args(Node call, const SemanticModel& ctx) {
   return ctx.call_parts(call).positional;
 }

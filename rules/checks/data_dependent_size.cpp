@@ -47,7 +47,7 @@ class DataDependentSize final : public Check {
     } else {
       std::string_view m = support::method_name(call, ctx);
       auto mt = size_methods().find(m);
-      if (mt != size_methods().end() && ctx.value_of(support::receiver(call, ctx)).is_tensor()) {
+      if (mt != size_methods().end() && support::receiver_is_tensor(call, ctx)) {
         sized = true;
         which = mt->second;
       }

@@ -30,7 +30,7 @@ class DynamicShapeOp final : public Check {
       how = " without `num_classes`";
     } else {
       std::string_view m = support::method_name(call, ctx);
-      if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+      if (m.empty() || !support::receiver_is_tensor(call, ctx)) return;
       if (torch_api::is_dynamic_shape_method(m)) {
         what = "." + std::string(m) + "()";
       } else if (m == "repeat_interleave" && !args.empty() && ctx.value_of(args[0]).is_tensor() && !sized) {

@@ -31,7 +31,7 @@ class HostSync final : public Check {
       return;
     }
     std::string_view m = support::method_name(call, ctx);
-    if (m.empty() || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+    if (m.empty() || !support::receiver_is_tensor(call, ctx)) return;
     bool to_cpu = m == "cpu" || m == "data_ptr";
     if (m == "to") {
       for (Node a : support::positional_args(call, ctx)) to_cpu |= names_cpu(a, ctx);

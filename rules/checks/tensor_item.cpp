@@ -10,7 +10,7 @@ class TensorItem final : public Check {
   using Check::Check;
   void on_call(Node call, const SemanticModel& ctx) override {
     if (support::method_name(call, ctx) != "item") return;
-    if (!ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+    if (!support::receiver_is_tensor(call, ctx)) return;
     sink_.report(RuleId::FX101, call.range(),
                  "`.item()` reads a tensor's value into Python; the trace breaks here or freezes the value");
   }

@@ -43,7 +43,7 @@ class TensorToPython final : public Check {
         return;
       }
       Node fill;
-      if (method == "new_full" && ctx.value_of(support::receiver(call, ctx)).is_tensor() && args.size() >= 2) {
+      if (method == "new_full" && support::receiver_is_tensor(call, ctx) && args.size() >= 2) {
         fill = args[1];
       } else if (callee == "torch.full_like" && args.size() >= 2) {
         fill = args[1];

@@ -190,7 +190,7 @@ class UntraceableCall final : public Check {
   void report_autograd(Node call, const SemanticModel& ctx) {
     std::string q = ctx.resolve(call.field("function"));
     bool backward = support::method_name(call, ctx) == "backward" &&
-                    ctx.value_of(support::receiver(call, ctx)).is_tensor();
+                    support::receiver_is_tensor(call, ctx);
     if (q != "torch.autograd.grad" && q != "torch.autograd.backward" && !backward) return;
     // In a Function's backward (a reentrant checkpoint recomputing its forward) no caller
     // computes gradients in compiled code: the advice is the non-reentrant checkpoint.
@@ -225,7 +225,7 @@ class UntraceableCall final : public Check {
   void report_tensor_method(Node call, const SemanticModel& ctx) {
     std::string_view m = support::method_name(call, ctx);
     bool sparse = m.starts_with("to_sparse");
-    if ((m != "resize_" && !sparse) || !ctx.value_of(support::receiver(call, ctx)).is_tensor()) return;
+    if ((m != "resize_" && !sparse) || !support::receiver_is_tensor(call, ctx)) return;
     if (sparse) {
       sink_.report(RuleId::FX502, call.range(),
                    "`Tensor." + std::string(m) + "()` makes a sparse tensor, which TorchDynamo cannot hold in its "

@@ -51,6 +51,17 @@ CASES = {
                                            "def running(x):\n    return torch.cumsum(x, 0)\n\n\n"
                                            "class Other(nn.Module):\n    def forward(self, s):\n"
                                            "        return running(s[s > 0])\n", True),
+    # A module that another module calls with masked rows: this call passes whole rows,
+    # and the branch on their count exports.
+    "module_of_masked_rows_elsewhere": ("h = self.layer(x)\n        if h.shape[0] == 1:\n            return h\n"
+                                        "        return h * 2",
+                                        "class Layer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                        "        self.weight = nn.Parameter(torch.ones(8))\n\n"
+                                        "    def forward(self, h):\n        h = h.float()\n"
+                                        "        return self.weight * h.to(torch.float32)\n\n\n"
+                                        "class Other(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                        "        self.layer = Layer()\n\n    def forward(self, s):\n"
+                                        "        return self.layer(s[s > 0])\n", True),
     # One index tensor per dimension, each of data-dependent length: a loop over one.
     "nonzero_as_tuple_loop": ("starts = (x > 0).nonzero(as_tuple=True)[0]\n        for s in starts:\n"
                               "            x = x + s\n        return x", "", False),
@@ -332,6 +343,12 @@ DYNAMO_CASES = {
                               "OptTensor = Optional[Tensor]\n\n\n"
                               "def scaled(x, batch: OptTensor = None):\n    assert batch is not None\n"
                               "    return x * (int(batch.max()) + 1)\n"),
+    # A parameter annotated torch.BoolTensor is a mask, whatever the caller passes.
+    "annotated_bool_mask": ("return masked(x, self.flags)", "        self.register_buffer('flags', torch.arange(8) % 2 == 0)\n",
+                            "def masked(x, keep: torch.BoolTensor):\n    return x[keep.view(-1)] * 2\n"),
+    # A parameter that may be a list or a tensor: `.item()` of its element, when a tensor.
+    "item_of_a_union_parameter": ("return x * first(x)", "",
+                                  "def first(grid: list[int] | torch.Tensor):\n    return grid[0].item() + 1\n"),
     # A deep copy of an object holding no tensor is traced.
     "deepcopy_of_a_config": ("c = copy.deepcopy(self.cfg)\n        return x * c.n", "        self.cfg = Cfg()\n",
                              "class Cfg:\n    def __init__(self):\n        self.n = 2\n"),
