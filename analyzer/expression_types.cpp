@@ -563,6 +563,16 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   if ((q == "torch.as_tensor" || q == "torch.asarray" || q == "torch.tensor") && !positional.empty()) {
     if (Value v = value_of(positional[0]); v.is_tensor()) return with_dtype_keyword(v, a);
   }
+  // einops' `rearrange(mask, "b n -> (b n)")` and `repeat`: the same elements in another
+  // layout, so a mask stays a mask (a list of tensors is stacked first).
+  if ((q == "einops.rearrange" || q == "einops.repeat") && !positional.empty()) {
+    Value v = value_of(positional[0]);
+    if (v.is_tensor() || v.kind == ValueKind::TensorSequence) {
+      Value r = Value::tensor(v.dtype);
+      r.data_dependent = v.data_dependent;
+      return r;
+    }
+  }
   if (q.starts_with("torch.") || q.starts_with("torchvision.")) {
     Value r = torch_api::call_result(q);
     if (r.is_tensor()) {

@@ -87,6 +87,17 @@ torch_api::HatchPredicate ProjectModel::hatch_of_function(FunctionRef f) const {
   return hatch_uncached(f, visiting);
 }
 
+namespace {
+
+// `callee` names Python's built-in `name`: not imported, nor defined at the top of the file.
+bool is_builtin(const FileModel& f, Node callee, std::string_view name) {
+  Node c = callee ? callee.unparenthesized() : Node();
+  return c && c.is(NodeKind::Identifier) && c.text(f.source) == name && !f.imports.find(name) &&
+         !f.top_functions.count(name) && !f.globals.count(name);
+}
+
+}  // namespace
+
 torch_api::HatchPredicate ProjectModel::hatch_of_call(int file, int scope, Node callee, std::string_view qualified) const {
   std::vector<FunctionRef> visiting;
   return hatch_of_call(file, scope, callee, qualified, visiting);
@@ -98,7 +109,64 @@ torch_api::HatchPredicate ProjectModel::hatch_of_call(int file, int scope, Node 
   if (k != torch_api::HatchPredicate::NotAHatch) return k;
   std::string written = dotted_text(callee.unparenthesized(), this->file(file).source);
   FunctionRef f = written.empty() ? FunctionRef{} : resolve_function(file, scope, written);
-  return f.valid() ? hatch_uncached(f, visiting) : torch_api::HatchPredicate::NotAHatch;
+  if (f.valid()) return hatch_uncached(f, visiting);
+  Node c = callee.unparenthesized();
+  return c.is(NodeKind::Identifier) ? hatch_of_global(file, scope, c.text(this->file(file).source))
+                                    : torch_api::HatchPredicate::NotAHatch;
+}
+
+torch_api::HatchPredicate ProjectModel::hatch_of_global(int file_index, int scope, std::string_view name) const {
+  using torch_api::HatchPredicate;
+  const FileModel& f = file(file_index);
+  for (int s = scope; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
+    const FunctionInfo& info = f.functions[static_cast<size_t>(s)];
+    if (info.globals.count(name)) break;
+    if (info.locals.count(name) || info.nonlocals.count(name)) return HatchPredicate::NotAHatch;
+  }
+  auto it = f.globals.find(name);
+  if (it == f.globals.end() || it->second.is_function_or_class || is_mutable_global(file_index, name)) {
+    return HatchPredicate::NotAHatch;
+  }
+  Node bound = it->second.first_binding;
+  Node assignment = bound ? bound.parent() : Node();
+  if (!assignment || !assignment.is(NodeKind::Assignment) || !(assignment.field("left") == bound)) {
+    return HatchPredicate::NotAHatch;
+  }
+  return hatch_of_callable(file_index, assignment.field("right"), 0);
+}
+
+torch_api::HatchPredicate ProjectModel::hatch_of_callable(int file_index, Node e, int depth) const {
+  using torch_api::HatchPredicate;
+  const FileModel& f = file(file_index);
+  e = e ? e.unparenthesized() : Node();
+  if (!e || depth > 4) return HatchPredicate::NotAHatch;
+  // `a or b`: the first of the spellings the torch in use has (the other is None there).
+  if (e.is(NodeKind::BooleanOperator)) {
+    Node op = e.field("operator");
+    if (!op || op.text(f.source) != "or") return HatchPredicate::NotAHatch;
+    HatchPredicate l = hatch_of_callable(file_index, e.field("left"), depth + 1);
+    HatchPredicate r = hatch_of_callable(file_index, e.field("right"), depth + 1);
+    return l == r ? l : HatchPredicate::NotAHatch;
+  }
+  if (e.is(NodeKind::Identifier) || e.is(NodeKind::Attribute)) {
+    return torch_api::hatch_predicate(f.imports.qualify(e, f.source));
+  }
+  // getattr(torch.compiler, "is_compiling", None)
+  if (!e.is(NodeKind::Call) || !is_builtin(f, e.field("function"), "getattr")) return HatchPredicate::NotAHatch;
+  std::vector<Node> args;
+  if (Node list = e.field("arguments")) {
+    for (Node a : NamedChildren(list)) {
+      if (!a.is(NodeKind::Comment)) args.push_back(a);
+    }
+  }
+  if (args.size() < 2 || !args[1].is(NodeKind::String)) return HatchPredicate::NotAHatch;
+  std::string_view literal = args[1].text(f.source);
+  if (literal.size() < 3 || (literal.front() != '"' && literal.front() != '\'') || literal.back() != literal.front()) {
+    return HatchPredicate::NotAHatch;
+  }
+  std::string owner = f.imports.qualify(args[0], f.source);
+  if (owner.empty()) return HatchPredicate::NotAHatch;
+  return torch_api::hatch_predicate(owner + "." + std::string(literal.substr(1, literal.size() - 2)));
 }
 
 // Memoized over the call graph; a function met again on its own call chain is
@@ -170,7 +238,21 @@ torch_api::HatchPredicate ProjectModel::hatch_of_expression(FunctionRef f, Node 
   e = e.unparenthesized();
   if (e.is(NodeKind::Call)) {
     Node callee = e.field("function");
-    return hatch_of_call(f.file, f.function, callee, fm.imports.qualify(callee, fm.source), visiting);
+    std::string q = fm.imports.qualify(callee, fm.source);
+    // `bool(_is_compiling())`: the truth of the hatch.
+    if (is_builtin(fm, callee, "bool")) {
+      Node args = e.field("arguments");
+      Node only = args && args.named_child_count() == 1 ? args.named_child(0) : Node();
+      return only ? hatch_of_expression(f, body, only, depth + 1, visiting) : HatchPredicate::NotAHatch;
+    }
+    return hatch_of_call(f.file, f.function, callee, q, visiting);
+  }
+  // `bool(_is_compiling()) if _is_compiling is not None else False`: the fallback of a torch
+  // without that spelling, as `return False` is.
+  if (e.is(NodeKind::ConditionalExpression)) {
+    Node alternative = e.named_child(2);
+    if (!alternative || !alternative.unparenthesized().is(NodeKind::False)) return HatchPredicate::NotAHatch;
+    return hatch_of_expression(f, body, e.named_child(0), depth + 1, visiting);
   }
   // `a or b`: true under a tracer when either is (is_compiling() or is_jit_tracing()).
   if (e.is(NodeKind::BooleanOperator)) {

@@ -190,6 +190,10 @@ class ProjectModel {
                                                 std::vector<FunctionRef>& visiting) const;
   torch_api::HatchPredicate hatch_of_call(int file, int scope, Node callee, std::string_view qualified,
                                           std::vector<FunctionRef>& visiting) const;
+  // A module-level name bound once to a torch escape hatch, looked up where the torch in use
+  // has it: `_is_compiling = getattr(torch.compiler, "is_compiling", None) or ...` (kornia).
+  torch_api::HatchPredicate hatch_of_global(int file, int scope, std::string_view name) const;
+  torch_api::HatchPredicate hatch_of_callable(int file, Node e, int depth) const;
 
   std::span<const FileModel* const> files_;
   StringMap<int> by_module_;  // module name -> file

@@ -386,7 +386,14 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
       case AnnotationKind::TensorSequence: v = Value::of(ValueKind::TensorSequence); break;
       // Indexed or iterated, either alternative gives tensors, all a tensor sequence promises.
       case AnnotationKind::TensorOrSequence: v = Value::of(ValueKind::TensorSequence); break;
-      case AnnotationKind::NonTensor: v = Value::of(ValueKind::Static); break;
+      case AnnotationKind::NonTensor:
+        // `paddings: tuple[int, int]` that every compiled caller passes a tuple of tensors for
+        // holds tensors when traced (EnCodec's padding buffers): what runs, not what the
+        // annotation says. A single tensor passed is not enough: a module's unannotated input
+        // is only presumed one (BEiT hands its `window_size` on so).
+        if (passed.kind == ValueKind::TensorSequence) return passed;
+        v = Value::of(ValueKind::Static);
+        break;
       case AnnotationKind::TensorDict: v = Value::of(ValueKind::TensorDict); break;
       case AnnotationKind::TensorDictSequence: v = Value::of(ValueKind::TensorDictList); break;
       default: break;
@@ -401,13 +408,11 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     if (v.kind == passed.kind || (tensor && passed.kind == ValueKind::Unknown)) {
       v.data_dependent = passed.data_dependent;
     }
-    // `mask: Tensor` that every compiled caller passes a bool tensor for is a mask; so is
-    // `mask: torch.BoolTensor`.
-    if (v.kind == ValueKind::Tensor && passed.kind == ValueKind::Tensor) v.dtype = passed.dtype;
-    if (type && (v.kind == ValueKind::Tensor || v.kind == ValueKind::OptionalTensor) &&
-        v.dtype == TensorDtype::Unknown) {
-      v.dtype = annotated_dtype(type, src_, file_.imports);
-    }
+    // `mask: torch.BoolTensor` is a mask; so is `mask: Tensor` (or optional) that every compiled
+    // caller passes a bool tensor for. The parameter's own annotation says it first.
+    auto maybe_tensor = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
+    if (type && maybe_tensor(v.kind)) v.dtype = annotated_dtype(type, src_, file_.imports);
+    if (maybe_tensor(v.kind) && maybe_tensor(passed.kind) && v.dtype == TensorDtype::Unknown) v.dtype = passed.dtype;
     v.frame_input = v.kind == ValueKind::Tensor && !called;
     return v;
   }

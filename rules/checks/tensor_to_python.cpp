@@ -18,11 +18,11 @@ class TensorToPython final : public Check {
       // Python number out of the array is what breaks there.
       if (method == "numpy" && support::dynamo_traces_numpy(settings_.torch_version, settings_.target)) return;
       Value v = ctx.value_of(support::receiver(call, ctx));
-      // torch.export reads the elements of an integer tensor as data-dependent symbols
-      // (strict and non-strict); a branch on one fails, and FX106 reports it there.
-      // A float list strict export refuses; a list whose length depends on data needs it.
-      bool symbols = v.dtype == TensorDtype::Integer || v.dtype == TensorDtype::Bool;
-      if (settings_.target == Target::Export && method == "tolist" && symbols && !v.data_dependent) return;
+      // Non-strict torch.export reads the elements as data-dependent symbols, integers and
+      // floats alike; a branch on one fails, and FX106 reports it there. A list whose length
+      // depends on data needs that length. (Strict export refuses a float list, as
+      // TorchDynamo does: `--target dynamo` reports it.)
+      if (settings_.target == Target::Export && method == "tolist" && !v.data_dependent) return;
       if (v.is_tensor()) {
         sink_.report(RuleId::FX102, call.range(),
                      "`." + std::string(method) + "()` copies tensor data into Python; the tracer cannot follow it");
