@@ -154,11 +154,12 @@ Value SemanticModel::type_of(Node e) const {
     }
     case NodeKind::Tuple: case NodeKind::List: case NodeKind::ExpressionList: case NodeKind::Set: {
       // Data-dependent only when every element is: an element read out of it is then one.
-      bool all_tensor = true, all_static = true, any = false, data_dependent = true;
+      bool all_tensor = true, all_static = true, any = false, data_dependent = true, presumed = false;
       for (Node c : NamedChildren(e)) {
         any = true;
         Value v = value_of(c);
         all_tensor = all_tensor && v.is_tensor();
+        presumed = presumed || v.presumed;
         all_static = all_static && v.kind == ValueKind::Static && !v.data_dependent;
         data_dependent = data_dependent && v.data_dependent;
       }
@@ -169,6 +170,7 @@ Value SemanticModel::type_of(Node e) const {
       if (any && !all_tensor) return dicts_value(e);
       Value r = any ? Value::of(ValueKind::TensorSequence) : Value::unknown();
       r.data_dependent = r.kind == ValueKind::TensorSequence && data_dependent;
+      r.presumed = r.kind == ValueKind::TensorSequence && presumed;
       return r;
     }
     case NodeKind::Dictionary: {

@@ -658,8 +658,8 @@ class Indexer {
         note_method_alias(name, right, ctx);
         Value v = quick_value(right, src_, m_.imports);
         fn(ctx).first_values.emplace(name, v);
-        if (fn(ctx).is_constructor()) {
-          auto [it, inserted] = constructor_locals_.emplace(std::make_pair(ctx.function, name), v);
+        if (fn(ctx).cls >= 0) {
+          auto [it, inserted] = method_locals_.emplace(std::make_pair(ctx.function, name), v);
           if (!inserted) it->second = join(it->second, v);
         }
       }
@@ -696,7 +696,7 @@ class Indexer {
       if (ctx.function >= 0 && fn(ctx).is_constructor() && left.field("object").unparenthesized().is(NodeKind::Identifier) &&
           !is_receiver(left.field("object"), ctx)) {
         Value v = quick_value(right, src_, m_.imports);
-        auto [it, inserted] = constructor_locals_.emplace(std::make_pair(ctx.function, std::string(left.text(src_))), v);
+        auto [it, inserted] = method_locals_.emplace(std::make_pair(ctx.function, std::string(left.text(src_))), v);
         if (!inserted) it->second = join(it->second, v);
       }
       index_self_attribute(left, right, ctx);
@@ -801,18 +801,31 @@ class Indexer {
     Value v = quick_value(value, src_, m_.imports);
     Node r = value.unparenthesized();
     bool in_constructor = ctx.function >= 0 && fn(ctx).is_constructor() && fn(ctx).cls == ctx.method_class;
-    if (in_constructor && r.is(NodeKind::Identifier)) {
+    if (ctx.function >= 0 && r.is(NodeKind::Identifier)) {
       // `a = torch.ones(n).to(device)` (or two such arms), then `self.a = a`.
-      auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
-      if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
-      if (it == constructor_locals_.end() && !is_parameter(fn(ctx), r.text(src_)) && !cls.attributes.count(name)) {
+      auto it = method_locals_.find({ctx.function, std::string(r.text(src_))});
+      if (it != method_locals_.end() && it->second.is_tensor()) v = it->second;
+      if (in_constructor && it == method_locals_.end() && !is_parameter(fn(ctx), r.text(src_)) &&
+          !cls.attributes.count(name)) {
         cls.attribute_globals[name] = std::string(r.text(src_));  // `self.mask = MASK`
+      }
+    }
+    if (ctx.function >= 0 && r.is(NodeKind::Call)) {
+      // `sigmas = torch.linspace(...)`, then `self.sigmas = sigmas.to("cpu")` (diffusers' schedulers).
+      Node callee = r.field("function").unparenthesized();
+      Node object = callee.is(NodeKind::Attribute) ? callee.field("object").unparenthesized() : Node();
+      if (object && object.is(NodeKind::Identifier)) {
+        auto it = method_locals_.find({ctx.function, std::string(object.text(src_))});
+        if (it != method_locals_.end() && it->second.is_tensor() &&
+            torch_api::tensor_method_result(callee.field("attribute").text(src_)).is_tensor()) {
+          v = Value::tensor();
+        }
       }
     }
     if (in_constructor && r.is(NodeKind::Attribute) && r.field("object").unparenthesized().is(NodeKind::Identifier)) {
       // `m.stride = torch.tensor(...)` earlier, then `self.stride = m.stride`.
-      auto it = constructor_locals_.find({ctx.function, std::string(r.text(src_))});
-      if (it != constructor_locals_.end() && it->second.is_tensor()) v = it->second;
+      auto it = method_locals_.find({ctx.function, std::string(r.text(src_))});
+      if (it != method_locals_.end() && it->second.is_tensor()) v = it->second;
     }
     if (r.is(NodeKind::Call)) {
       std::string callee = dotted_text(constructed_callee(r), src_);
@@ -1352,8 +1365,8 @@ class Indexer {
   // (or ModuleList element class) assigned to it, dotted as written.
   std::set<std::pair<int, std::string>> passed_attributes_;
   std::map<std::pair<int, std::string>, std::vector<std::string>> attribute_builds_;
-  // A constructor's locals: (function, name) -> what every binding so far holds, joined.
-  std::map<std::pair<int, std::string>, Value> constructor_locals_;
+  // A method's locals: (function, name) -> what every binding so far holds, joined.
+  std::map<std::pair<int, std::string>, Value> method_locals_;
 };
 
 // A subscripted generic (`Tuple[A, B]`, `typing.Optional[A]`): the last name of its

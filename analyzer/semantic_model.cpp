@@ -177,7 +177,11 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     bool not_none = check->is_not == truth;
     const Value* v = local(check->name);
     if (!v) return;
-    if (not_none && v->kind == ValueKind::OptionalTensor) set_local(check->name, Value::tensor(v->dtype));
+    if (not_none && v->kind == ValueKind::OptionalTensor) {
+      Value t = Value::tensor(v->dtype);
+      t.presumed = v->presumed;
+      set_local(check->name, t);
+    }
     if (!not_none) set_local(check->name, Value::of(ValueKind::None));
     return;
   }
@@ -387,11 +391,12 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
       // Indexed or iterated, either alternative gives tensors, all a tensor sequence promises.
       case AnnotationKind::TensorOrSequence: v = Value::of(ValueKind::TensorSequence); break;
       case AnnotationKind::NonTensor:
-        // `paddings: tuple[int, int]` that every compiled caller passes a tuple of tensors for
-        // holds tensors when traced (EnCodec's padding buffers): what runs, not what the
-        // annotation says. A single tensor passed is not enough: a module's unannotated input
-        // is only presumed one (BEiT hands its `window_size` on so).
-        if (passed.kind == ValueKind::TensorSequence) return passed;
+        // `timestep: int` that every compiled caller passes a tensor for, or `paddings:
+        // tuple[int, int]` a tuple of them, holds tensors when traced (diffusers' schedulers
+        // given `t` of `scheduler.timesteps`, EnCodec's padding buffers): what runs, not what the
+        // annotation says. Not where a caller's tensor is only presumed one (BEiT hands its
+        // module input `window_size` on so).
+        if ((passed.is_tensor() || passed.kind == ValueKind::TensorSequence) && !passed.presumed) return passed;
         v = Value::of(ValueKind::Static);
         break;
       case AnnotationKind::TensorDict: v = Value::of(ValueKind::TensorDict); break;
@@ -426,6 +431,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
       if (is_forward || passed.kind == ValueKind::Tensor || passed.kind == ValueKind::OptionalTensor) {
         Value v = Value::of(ValueKind::OptionalTensor);
         v.data_dependent = passed.data_dependent && passed.kind != ValueKind::Unknown;
+        v.presumed = (passed.kind != ValueKind::Tensor && passed.kind != ValueKind::OptionalTensor) || passed.presumed;
         return v;
       }
       return Value::of(ValueKind::None);
@@ -441,6 +447,7 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
     Value v = Value::tensor();
     v.data_dependent = (passed.is_tensor() || passed.kind == ValueKind::Unknown) && passed.data_dependent;
     v.frame_input = !called;
+    v.presumed = !passed.is_tensor() || passed.presumed;
     return v;
   }
   // Unannotated, no default: what every compiled caller passes (a trace-time

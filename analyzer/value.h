@@ -45,6 +45,9 @@ struct Value {
   // input of the compiled frame. TorchDynamo and torch.export take its value as a
   // symbolic size (`torch.zeros(n)`); a tensor computed from it they do not.
   bool frame_input = false;
+  // Tensor / TensorSequence: only presumed so, as a module's unannotated input is (or a
+  // tuple of such): what a parameter's own annotation says outweighs it.
+  bool presumed = false;
 
   static Value unknown() { return {}; }
   static Value tensor(TensorDtype d = TensorDtype::Unknown) { return {ValueKind::Tensor, d}; }
@@ -71,16 +74,23 @@ inline Value join(const Value& a, const Value& b) {
   if (a.kind == ValueKind::EmptyList && filled(b.kind)) return b;
   if (b.kind == ValueKind::EmptyList && filled(a.kind)) return a;
   bool same_facts = a.static_data == b.static_data && a.data_dependent == b.data_dependent;
+  bool presumed = a.presumed || b.presumed;
   if (a.kind == b.kind && a.dtype == b.dtype && same_facts) {
     // Decided on one path only is not decided.
-    return Value{a.kind, a.dtype, a.static_data, a.data_dependent, a.truth_decided && b.truth_decided,
-                 a.decided_comparison == b.decided_comparison ? a.decided_comparison : 0};
+    Value r{a.kind, a.dtype, a.static_data, a.data_dependent, a.truth_decided && b.truth_decided,
+            a.decided_comparison == b.decided_comparison ? a.decided_comparison : 0};
+    r.presumed = presumed;
+    return r;
   }
   // Data-dependent on one path is data-dependent after the merge: a compiler
   // that takes that path fails where the value is tested.
   bool data_dependent = a.data_dependent || b.data_dependent;
-  if (a.kind == b.kind && a.dtype == b.dtype) return Value{a.kind, a.dtype, false, data_dependent};
-  if (a.kind == b.kind) return Value{a.kind, TensorDtype::Unknown, false, data_dependent};  // dtypes differ
+  if (a.kind == b.kind) {
+    // Where the dtypes differ, neither is known.
+    Value r{a.kind, a.dtype == b.dtype ? a.dtype : TensorDtype::Unknown, false, data_dependent};
+    r.presumed = presumed;
+    return r;
+  }
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
   if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);
   if (a.kind == ValueKind::None && tensorish(b.kind)) return Value::of(ValueKind::OptionalTensor);

@@ -351,6 +351,10 @@ DYNAMO_CASES = {
     # A parameter that may be a list or a tensor: `.item()` of its element, when a tensor.
     "item_of_a_union_parameter": ("return x * first(x)", "",
                                   "def first(grid: list[int] | torch.Tensor):\n    return grid[0].item() + 1\n"),
+    # Annotated as a number, given a tensor: the branch on it is on a tensor.
+    "tensor_for_an_int_annotation": ("return step(x, x.sum())", "",
+                                     "def step(x, timestep: int):\n    if timestep - 1 >= 0:\n"
+                                     "        return x * 2\n    return x\n"),
     # Annotated as numbers, given tensors: the branch on them is on a tensor.
     "tensors_for_an_int_annotation": ("return pad(x, (x.sum(), x.max()))", "",
                                       "def pad(x, sizes: tuple[int, int]):\n    a, b = sizes\n"
