@@ -573,20 +573,28 @@ ClassRef ProjectModel::class_passed_for(ClassRef owner, const std::string& param
       }
     }
   });
+  // Where the constructions do not tell one class, an instance parameter annotated with a
+  // project class (`def __init__(self, sched: DDPMScheduler)`) holds that class, taken at its word.
+  auto annotated = [&]() -> ClassRef {
+    if (how != Passed::Instance) return {};
+    const FunctionInfo& fn = file(owner.file).functions[static_cast<size_t>(init->second)];
+    auto r = fn.receiver_classes.find(parameter);
+    return r == fn.receiver_classes.end() ? ClassRef{} : resolve_class(owner.file, r->second);
+  };
   auto it = constructions_.find({owner.file, owner.cls});
-  if (it == constructions_.end()) return {};
+  if (it == constructions_.end()) return annotated();
   ClassRef found;
   for (const auto& [f, k] : it->second) {
     for (const Construction::Argument& a : k->arguments) {
       if (a.keyword.empty() ? a.position != position : a.keyword != parameter) continue;
       // An instance where a class is called, a display where one module is kept, or the reverse.
-      if (a.is_class != (how == Passed::Class) || a.elements != (how == Passed::Elements)) return {};
+      if (a.is_class != (how == Passed::Class) || a.elements != (how == Passed::Elements)) return annotated();
       ClassRef passed = resolve_class(f, a.cls);
-      if (!passed.valid() || (found.valid() && !(found == passed))) return {};  // unknown or not one class
+      if (!passed.valid() || (found.valid() && !(found == passed))) return annotated();  // unknown or not one class
       found = passed;
     }
   }
-  return found;
+  return found.valid() ? found : annotated();
 }
 
 const std::vector<ClassRef>* ProjectModel::direct_subclasses(ClassRef c) const {
