@@ -31,8 +31,11 @@ class SemanticModel {
   // `record`: where calls to project functions are recorded (may be null).
   // `tracer`: the tracer whose findings the walk is for; without one, predicates whose
   // answer depends on it decide nothing (the walks that record argument types).
+  // `exporting`: with the Dynamo tracer, whether torch.export runs the code, which
+  // `torch.compiler.is_exporting()` tells; unknown when not given.
   SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known = nullptr,
-                ArgumentTypes* record = nullptr, std::optional<Tracer> tracer = std::nullopt);
+                ArgumentTypes* record = nullptr, std::optional<Tracer> tracer = std::nullopt,
+                std::optional<bool> exporting = std::nullopt);
   SemanticModel(const SemanticModel&) = delete;
   SemanticModel& operator=(const SemanticModel&) = delete;
 
@@ -258,6 +261,7 @@ class SemanticModel {
   const ArgumentTypes* known_ = nullptr;
   ArgumentTypes* record_ = nullptr;
   std::optional<Tracer> tracer_;
+  std::optional<bool> exporting_;
 
   // Queries are logically const: an inference binds names only inside a
   // Scope, which puts the environment back before it returns.

@@ -320,6 +320,7 @@ HatchPredicate hatch_predicate(std::string_view q) {
     return HatchPredicate::IsScriptingOrTracing;
   }
   if (q == "torch.onnx.is_in_onnx_export") return HatchPredicate::IsInOnnxExport;
+  if (q == "torch.compiler.is_exporting") return HatchPredicate::IsExporting;
   return HatchPredicate::NotAHatch;
 }
 

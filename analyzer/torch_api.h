@@ -66,7 +66,8 @@ uint8_t opaque_decorator(std::string_view qualified);
 bool is_dynamo_disable(std::string_view qualified);
 
 // Escape-hatch predicates, as a tracer sees them.
-enum class HatchPredicate { NotAHatch, IsCompiling, IsScriptingOrTracing, IsInOnnxExport };
+// IsExporting: `torch.compiler.is_exporting()`, true under torch.export only (not torch.compile).
+enum class HatchPredicate { NotAHatch, IsCompiling, IsScriptingOrTracing, IsInOnnxExport, IsExporting };
 HatchPredicate hatch_predicate(std::string_view qualified);
 
 }  // namespace fxlint::torch_api

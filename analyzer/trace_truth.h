@@ -40,8 +40,13 @@ std::optional<bool> truth_when_traced(Node cond, std::string_view src, Leaf&& le
 // What an escape-hatch predicate answers under a tracer (Dynamo, torch.fx); unknown
 // where it depends on the tracer and that is not given. The ONNX exporter, which the
 // FX target models, reports itself: torch.compile and torch.export do not.
-inline std::optional<bool> truth_of_hatch(torch_api::HatchPredicate k, std::optional<Tracer> tracer) {
+// `exporting`: under Dynamo, whether torch.export runs it (torch.compiler.is_exporting());
+// unknown when not given (the compile regions, shared by both).
+inline std::optional<bool> truth_of_hatch(torch_api::HatchPredicate k, std::optional<Tracer> tracer,
+                                          std::optional<bool> exporting = std::nullopt) {
   switch (k) {
+    case torch_api::HatchPredicate::IsExporting:
+      return tracer == Tracer::Dynamo ? exporting : std::nullopt;
     case torch_api::HatchPredicate::IsCompiling:
       return true;
     case torch_api::HatchPredicate::IsInOnnxExport:

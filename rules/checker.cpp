@@ -177,7 +177,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     auto walk = [&](size_t f) {
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
       walk_function(project, index, static_cast<int>(f), dispatcher, &arguments, nullptr,
-                    reuse.after ? &consulted : nullptr, tracer);
+                    reuse.after ? &consulted : nullptr, tracer, input.target == Target::Export);
     };
     // Where findings were reported from outside their own statement: a
     // statement holding one does not keep what it found, since what the sink

@@ -45,6 +45,9 @@ CASES = {
     # torch.export takes a sparse layout that Dynamo cannot hold.
     "sparse_layout": ("return torch.outer(x, x).to_sparse_coo().to_dense() + 1", "", True),
     "nonzero": ("return x.nonzero()", "", True),
+    # torch.export runs the arm `torch.compiler.is_exporting()` picks, and not the loop after it.
+    "exporting_guard": ("if torch.compiler.is_exporting():\n            return x.clamp(0, 1)\n"
+                        "        while (x > 1).any():\n            x = x / 2\n        return x", "", True),
     # Non-strict export reads a float tensor's list as symbols, as an integer one's.
     "float_tolist_arithmetic": ("w = x.sum(0, keepdim=True).tolist()\n        return x * w[0]", "", "non-strict"),
     # A helper that keeps its argument's shape, which another module calls with masked rows:
@@ -366,6 +369,9 @@ DYNAMO_CASES = {
                                     "_c = getattr(torch.compiler, 'is_compiling', None) or "
                                     "getattr(torch._dynamo, 'is_compiling', None)\n\n\n"
                                     "def is_compiling():\n    return bool(_c()) if _c is not None else False\n"),
+    # torch.compile is not exporting: the loop after the export-only arm is traced.
+    "exporting_guard": ("if torch.compiler.is_exporting():\n            return x.clamp(0, 1)\n"
+                        "        while (x > 1).any():\n            x = x / 2\n        return x", ""),
     # An optional parameter every caller passes a mask for.
     "optional_mask_parameter": ("return refine(x, (x > 0)[None])", "",
                                 "def refine(x, mask: Optional[Tensor]):\n    if mask is not None:\n"
