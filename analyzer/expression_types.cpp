@@ -314,8 +314,11 @@ Value SemanticModel::comprehension_value(Node e) const {
     r.data_dependent = element.data_dependent;
     return r;
   }
-  // `[b.size(0) for b in boxes]`: sizes, each drawn from data when the tensors' rows are.
-  if (element.kind == ValueKind::Static && !e.is(NodeKind::GeneratorExpression)) return element;
+  // `[b.size(0) for b in boxes]`: sizes, each drawn from data when the tensors' rows are;
+  // `[v + 1 for v in t.tolist()]`: values read from tensor data.
+  if ((element.kind == ValueKind::Static || element.is_tensor_data()) && !e.is(NodeKind::GeneratorExpression)) {
+    return element;
+  }
   return Value::unknown();
 }
 

@@ -85,6 +85,17 @@ class TensorToPython final : public Check {
                      "torch.export fails here");
       }
     }
+    // set(values) hashes each: torch.export's symbols read from tensor data have no hash
+    // ("unhashable type: SymInt"); TorchDynamo broke where the values were read.
+    if ((callee == "builtins.set" || callee == "builtins.frozenset") && settings_.target == Target::Export) {
+      const auto& args = support::positional_args(call, ctx);
+      if (args.size() == 1 && ctx.value_of(args[0]).is_data_dependent_scalar()) {
+        sink_.report(RuleId::FX102, call.range(),
+                     "`" + callee.substr(9) + "()` hashes numbers read from tensor data: torch.export cannot hash "
+                     "its symbols and fails here");
+      }
+      return;
+    }
     // str(t), repr(t): Dynamo has no tensor text in its graph ("repr() on tensor").
     if ((callee == "builtins.str" || callee == "builtins.repr") && settings_.target == Target::Dynamo) {
       const auto& args = support::positional_args(call, ctx);
