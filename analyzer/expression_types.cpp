@@ -135,6 +135,8 @@ Value SemanticModel::type_of(Node e) const {
       Value v = combine(left, right, o == "&" || o == "|" || o == "^", false);
       // Two boolean tensors multiply and add to one: `mask_a * mask_b` is their `&`.
       if ((o == "*" || o == "+") && left.is_bool_tensor() && right.is_bool_tensor()) v.dtype = TensorDtype::Bool;
+      // Arithmetic on what may be a number gives what may be a number.
+      v.presumed = v.is_tensor() && (left.presumed || right.presumed);
       return v;
     }
     case NodeKind::ComparisonOperator:
@@ -385,12 +387,14 @@ Value SemanticModel::subscript_value(Node sub) const {
       Value iv = first ? value_of(first) : Value::unknown();
       r.data_dependent = iv.is_bool_tensor() || (iv.is_tensor() && iv.data_dependent) ||
                          (base.data_dependent && whole_first_dim);
+      r.presumed = base.presumed;  // `data["hw"][0]` of a dict that may hold a size
       return r;
     }
     case ValueKind::TensorSequence: {
       if (first && first.is(NodeKind::Slice)) return base;  // `xs[1:]` is a list still
       Value r = Value::tensor(base.dtype);
       r.data_dependent = base.data_dependent;  // torch.where(m)[0]
+      r.presumed = base.presumed;
       return r;
     }
     case ValueKind::Static: {

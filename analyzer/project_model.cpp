@@ -116,23 +116,8 @@ torch_api::HatchPredicate ProjectModel::hatch_of_call(int file, int scope, Node 
 }
 
 torch_api::HatchPredicate ProjectModel::hatch_of_global(int file_index, int scope, std::string_view name) const {
-  using torch_api::HatchPredicate;
-  const FileModel& f = file(file_index);
-  for (int s = scope; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
-    const FunctionInfo& info = f.functions[static_cast<size_t>(s)];
-    if (info.globals.count(name)) break;
-    if (info.locals.count(name) || info.nonlocals.count(name)) return HatchPredicate::NotAHatch;
-  }
-  auto it = f.globals.find(name);
-  if (it == f.globals.end() || it->second.is_function_or_class || is_mutable_global(file_index, name)) {
-    return HatchPredicate::NotAHatch;
-  }
-  Node bound = it->second.first_binding;
-  Node assignment = bound ? bound.parent() : Node();
-  if (!assignment || !assignment.is(NodeKind::Assignment) || !(assignment.field("left") == bound)) {
-    return HatchPredicate::NotAHatch;
-  }
-  return hatch_of_callable(file_index, assignment.field("right"), 0);
+  Node value = constant_global_value(file_index, scope, name);
+  return value ? hatch_of_callable(file_index, value, 0) : torch_api::HatchPredicate::NotAHatch;
 }
 
 torch_api::HatchPredicate ProjectModel::hatch_of_callable(int file_index, Node e, int depth) const {
@@ -712,19 +697,25 @@ int ProjectModel::method_class(int file, int function) const {
   return -1;
 }
 
-std::optional<bool> ProjectModel::constant_global_truth(int file_index, int function, std::string_view name) const {
+Node ProjectModel::constant_global_value(int file_index, int function, std::string_view name) const {
   const FileModel& f = file(file_index);
   for (int s = function; s >= 0; s = f.functions[static_cast<size_t>(s)].parent) {
     const FunctionInfo& info = f.functions[static_cast<size_t>(s)];
     if (info.globals.count(name)) break;
-    if (info.locals.count(name) || info.nonlocals.count(name)) return std::nullopt;
+    if (info.locals.count(name) || info.nonlocals.count(name)) return {};
   }
   auto it = f.globals.find(name);
-  if (it == f.globals.end() || it->second.is_function_or_class || is_mutable_global(file_index, name)) return std::nullopt;
+  if (it == f.globals.end() || it->second.is_function_or_class || is_mutable_global(file_index, name)) return {};
   Node bound = it->second.first_binding;
   Node assignment = bound ? bound.parent() : Node();
-  if (!assignment || !assignment.is(NodeKind::Assignment) || !(assignment.field("left") == bound)) return std::nullopt;
-  Node value = assignment.field("right").unparenthesized();
+  if (!assignment || !assignment.is(NodeKind::Assignment) || !(assignment.field("left") == bound)) return {};
+  return assignment.field("right");
+}
+
+std::optional<bool> ProjectModel::constant_global_truth(int file_index, int function, std::string_view name) const {
+  Node value = constant_global_value(file_index, function, name);
+  if (!value) return std::nullopt;
+  value = value.unparenthesized();
   if (value.is(NodeKind::True)) return true;
   if (value.is(NodeKind::False) || value.is(NodeKind::None)) return false;
   return std::nullopt;

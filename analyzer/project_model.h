@@ -107,6 +107,10 @@ class ProjectModel {
   // bound once, to True, False or None, and never rebound or written from elsewhere
   // (`if VERBOSE:` then never runs); nullopt for anything else, a local among them.
   std::optional<bool> constant_global_truth(int file, int function, std::string_view name) const;
+  // What a module-level name read in function `function` of `file` is bound to: the value of
+  // its one plain assignment, never rebound nor written from elsewhere; null for anything
+  // else, a local among them.
+  Node constant_global_value(int file, int function, std::string_view name) const;
   bool has_module(std::string_view module) const { return by_module_.count(module) > 0; }
   // The kind of an annotation written in `file`, through the type aliases it names, its own
   // or imported from a project module (`x: OptTensor` after `from pkg.typing import OptTensor`).

@@ -401,8 +401,16 @@ Value SemanticModel::parameter_value(Node p, size_t param_index, bool is_forward
         if ((passed.is_tensor() || passed.kind == ValueKind::TensorSequence) && !passed.presumed) return passed;
         v = Value::of(ValueKind::Static);
         break;
-      case AnnotationKind::TensorDict: v = Value::of(ValueKind::TensorDict); break;
-      case AnnotationKind::TensorDictSequence: v = Value::of(ValueKind::TensorDictList); break;
+      // A dict annotated as holding tensors often holds sizes and flags beside them
+      // (`data: Dict[str, Tensor]` with `data["hw0_c"] = feat.shape[2:]`: kornia's LoFTR).
+      case AnnotationKind::TensorDict:
+        v = Value::of(ValueKind::TensorDict);
+        v.presumed = true;
+        break;
+      case AnnotationKind::TensorDictSequence:
+        v = Value::of(ValueKind::TensorDictList);
+        v.presumed = true;
+        break;
       default: break;
     }
     if (v.kind == ValueKind::Tensor && def && def.unparenthesized().is(NodeKind::None)) {

@@ -91,9 +91,18 @@ inline Value join(const Value& a, const Value& b) {
     r.presumed = presumed;
     return r;
   }
+  // A tensor on one path and None (or an optional tensor) on the other: an optional tensor,
+  // of the dtype the tensors agree on (a mask passed by one caller, None by the others).
   auto tensorish = [](ValueKind k) { return k == ValueKind::Tensor || k == ValueKind::OptionalTensor; };
-  if (tensorish(a.kind) && (tensorish(b.kind) || b.kind == ValueKind::None)) return Value::of(ValueKind::OptionalTensor);
-  if (a.kind == ValueKind::None && tensorish(b.kind)) return Value::of(ValueKind::OptionalTensor);
+  auto optional = [&](TensorDtype d) {
+    Value r = Value::of(ValueKind::OptionalTensor);
+    r.dtype = d;
+    r.presumed = presumed;
+    return r;
+  };
+  if (tensorish(a.kind) && tensorish(b.kind)) return optional(a.dtype == b.dtype ? a.dtype : TensorDtype::Unknown);
+  if (tensorish(a.kind) && b.kind == ValueKind::None) return optional(a.dtype);
+  if (a.kind == ValueKind::None && tensorish(b.kind)) return optional(b.dtype);
   return Value::unknown();
 }
 
@@ -103,6 +112,7 @@ inline Value holding(ValueKind kind, const Value& held, const Value& item, bool 
   Value r = Value::of(kind);
   r.dtype = was_empty || held.dtype == item.dtype ? item.dtype : TensorDtype::Unknown;
   r.data_dependent = item.data_dependent && (was_empty || held.data_dependent);
+  r.presumed = item.presumed || (!was_empty && held.presumed);
   return r;
 }
 
@@ -129,6 +139,7 @@ inline Value with_entry(const Value& dict, const Value& item) {
 inline Value entry_of(const Value& dict) {
   Value e = Value::tensor(dict.dtype);
   e.data_dependent = dict.data_dependent;
+  e.presumed = dict.presumed;
   return e;
 }
 
@@ -139,12 +150,14 @@ inline Value element_of(const Value& v) {
     case ValueKind::TensorSequence: {
       Value e = Value::tensor(v.dtype);
       e.data_dependent = v.data_dependent && v.kind == ValueKind::TensorSequence;
+      e.presumed = v.presumed;
       return e;
     }
     case ValueKind::TensorDictList: {
       Value e = Value::of(ValueKind::TensorDict);
       e.dtype = v.dtype;
       e.data_dependent = v.data_dependent;
+      e.presumed = v.presumed;
       return e;
     }
     case ValueKind::Module:
