@@ -186,6 +186,27 @@ void SemanticModel::narrow_names(Node cond, bool truth) const {
     if (!not_none) set_local(check->name, Value::of(ValueKind::None));
     return;
   }
+  // `m.dtype == torch.bool` (or `is`): where it holds, m is a mask (kornia's refinement
+  // takes a mask or weights in one parameter, and checks which).
+  if (truth && cond.is(NodeKind::ComparisonOperator)) {
+    std::vector<Node> parts = cond.children();
+    std::vector<std::string_view> ops = comparison_operators(cond);
+    if (parts.size() == 2 && ops.size() == 1 && (ops[0] == "==" || ops[0] == "is")) {
+      for (int i = 0; i < 2; ++i) {
+        Node attr = parts[static_cast<size_t>(i)].unparenthesized();
+        Node object = attr.is(NodeKind::Attribute) ? attr.field("object").unparenthesized() : Node();
+        if (!object || !object.is(NodeKind::Identifier) || attr.field("attribute").text(src_) != "dtype") continue;
+        if (resolve(parts[static_cast<size_t>(1 - i)]) != "torch.bool") continue;
+        const Value* v = local(object.text(src_));
+        if (v && (v->kind == ValueKind::Tensor || v->kind == ValueKind::OptionalTensor)) {
+          Value b = *v;
+          b.dtype = TensorDtype::Bool;
+          set_local(object.text(src_), b);
+        }
+      }
+    }
+    return;
+  }
   if (cond.is(NodeKind::Call) && resolve(cond.field("function")) == "builtins.isinstance") {
     Node args = cond.field("arguments");
     std::vector<Node> a = args ? args.children() : std::vector<Node>{};

@@ -375,6 +375,10 @@ DYNAMO_CASES = {
     # torch.compile is not exporting: the loop after the export-only arm is traced.
     "exporting_guard": ("if torch.compiler.is_exporting():\n            return x.clamp(0, 1)\n"
                         "        while (x > 1).any():\n            x = x / 2\n        return x", ""),
+    # A mask or weights, told apart by the dtype: the mask index breaks.
+    "dtype_checked_mask": ("return pick(x, x > 0).sum() + pick(x, x * 0.5).sum()", "",
+                           "def pick(x, m):\n    if m.dtype == torch.bool:\n        return x[m] * 2\n"
+                           "    return x * m\n"),
     # An optional parameter every caller passes a mask for.
     "optional_mask_parameter": ("return refine(x, (x > 0)[None])", "",
                                 "def refine(x, mask: Optional[Tensor]):\n    if mask is not None:\n"
