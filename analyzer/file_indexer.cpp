@@ -1398,6 +1398,30 @@ bool tensor_or_tensors(AnnotationKind k) {
   return k == AnnotationKind::Tensor || k == AnnotationKind::TensorSequence;
 }
 
+// The qualified name a type names: `Tensor`, `torch.Tensor` (an attribute, or a member
+// type where the annotation is only a type); "" for anything else.
+std::string type_name(Node t, std::string_view src, const ImportMap& imports) {
+  if (t.is(NodeKind::Identifier) || t.is(NodeKind::Attribute)) return imports.qualify(t, src);
+  if (t.kind() == NodeKind::Other && std::string_view(t.type()) == "member_type") return imports.qualify(t.text(src));
+  return {};
+}
+
+// The two sides of `A | B`: an expression, or, where a side is only a type
+// (`list[int] | Tensor`), a union type. False for anything else.
+bool union_sides(Node t, Node& left, Node& right) {
+  if (t.is(NodeKind::BinaryOperator)) {
+    left = t.field("left");
+    right = t.field("right");
+    return left && right;
+  }
+  if (t.kind() != NodeKind::Other || std::string_view(t.type()) != "union_type" || t.named_child_count() != 2) {
+    return false;
+  }
+  left = t.named_child(0);
+  right = t.named_child(1);
+  return true;
+}
+
 AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap& imports, const TypeAliases* aliases) {
   t = t.unparenthesized();
   if (t.is(NodeKind::Type) && t.named_child_count()) return classify_type_expr(t.named_child(0), src, imports, aliases);
@@ -1409,23 +1433,15 @@ AnnotationKind classify_type_expr(Node t, std::string_view src, const ImportMap&
   }
   bool member_type = t.kind() == NodeKind::Other && std::string_view(t.type()) == "member_type";  // `torch.Tensor`
   if (t.is(NodeKind::Identifier) || t.is(NodeKind::Attribute) || member_type) {
-    std::string q = member_type ? imports.qualify(t.text(src)) : imports.qualify(t, src);
-    if (q == "torch.Tensor" || q == "torch.FloatTensor" || q == "torch.LongTensor" || q == "torch.BoolTensor" ||
-        q == "torch.nn.Parameter") {
-      return AnnotationKind::Tensor;
-    }
+    std::string q = type_name(t, src, imports);
+    if (torch_api::tensor_class_dtype(q)) return AnnotationKind::Tensor;
     std::string_view d = t.text(src);
     if (d == "int" || d == "float" || d == "bool" || d == "str" || d == "None") return AnnotationKind::NonTensor;
     if (!aliases) return AnnotationKind::Other;
     if (!q.empty()) return aliases->imported(q);
     return t.is(NodeKind::Identifier) ? aliases->own(d) : AnnotationKind::Other;
   }
-  // `Tensor | None`: an expression, or, where a side is only a type (`list[int] | Tensor`), a
-  // union type.
-  bool union_type = t.kind() == NodeKind::Other && std::string_view(t.type()) == "union_type";
-  if (t.is(NodeKind::BinaryOperator) || (union_type && t.named_child_count() == 2)) {
-    Node l = union_type ? t.named_child(0) : t.field("left");
-    Node r = union_type ? t.named_child(1) : t.field("right");
+  if (Node l, r; union_sides(t, l, r)) {  // `Tensor | None`
     AnnotationKind a = classify_type_expr(l, src, imports, aliases);
     AnnotationKind b = classify_type_expr(r, src, imports, aliases);
     if (a == AnnotationKind::Tensor && b == AnnotationKind::NonTensor) return AnnotationKind::OptionalTensor;
@@ -1487,20 +1503,14 @@ AnnotationKind classify_annotation(Node type, std::string_view source, const Imp
 TensorDtype annotated_dtype(Node type, std::string_view source, const ImportMap& imports) {
   Node t = type.unparenthesized();
   if (t.is(NodeKind::Type) && t.named_child_count()) t = t.named_child(0).unparenthesized();
-  if (t.is(NodeKind::BinaryOperator)) {  // `torch.BoolTensor | None`
-    Node l = t.field("left").unparenthesized(), r = t.field("right").unparenthesized();
-    if (r.is(NodeKind::None)) return annotated_dtype(l, source, imports);
-    if (l.is(NodeKind::None)) return annotated_dtype(r, source, imports);
+  if (Node l, r; union_sides(t, l, r)) {  // `torch.BoolTensor | None`
+    if (r.unparenthesized().is(NodeKind::None)) return annotated_dtype(l, source, imports);
+    if (l.unparenthesized().is(NodeKind::None)) return annotated_dtype(r, source, imports);
     return TensorDtype::Unknown;
   }
   std::vector<Node> args;
   if (generic_head(t, source, args) == "Optional" && args.size() == 1) return annotated_dtype(args[0], source, imports);
-  if (!t.is(NodeKind::Identifier) && !t.is(NodeKind::Attribute)) return TensorDtype::Unknown;
-  std::string q = imports.qualify(t, source);
-  if (q == "torch.BoolTensor") return TensorDtype::Bool;
-  if (q == "torch.LongTensor" || q == "torch.IntTensor") return TensorDtype::Integer;
-  if (q == "torch.FloatTensor" || q == "torch.DoubleTensor" || q == "torch.HalfTensor") return TensorDtype::Floating;
-  return TensorDtype::Unknown;
+  return torch_api::tensor_class_dtype(type_name(t, source, imports)).value_or(TensorDtype::Unknown);
 }
 
 std::vector<AnnotationKind> tuple_annotation_elements(Node type, std::string_view source, const ImportMap& imports,

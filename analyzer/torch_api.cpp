@@ -307,6 +307,14 @@ bool is_pure_arithmetic(std::string_view q) {
   return functions.count(q) > 0;
 }
 
+std::optional<TensorDtype> tensor_class_dtype(std::string_view q) {
+  if (q == "torch.Tensor" || q == "torch.nn.Parameter") return TensorDtype::Unknown;
+  if (q == "torch.BoolTensor") return TensorDtype::Bool;
+  if (q == "torch.LongTensor" || q == "torch.IntTensor") return TensorDtype::Integer;
+  if (q == "torch.FloatTensor" || q == "torch.DoubleTensor" || q == "torch.HalfTensor") return TensorDtype::Floating;
+  return std::nullopt;
+}
+
 HatchPredicate hatch_predicate(std::string_view q) {
   static const Set compiling = {"torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                                 "torch.fx._symbolic_trace.is_fx_tracing",

@@ -3,6 +3,7 @@
 // tensors (and of what dtype kind), which give trace-time Python values, and
 // which names start or end a compile region.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "analyzer/value.h"
@@ -12,6 +13,11 @@ namespace fxlint::torch_api {
 // Result of calling the function `qualified` ("torch.where", "torch.nn.functional.relu").
 // Unknown for anything not known to be torch's.
 Value call_result(std::string_view qualified);
+
+// A tensor class an annotation may name (`torch.Tensor`, `torch.nn.Parameter`, the legacy
+// `torch.BoolTensor`, `torch.LongTensor`, ...), with the dtype it promises (Unknown for
+// `torch.Tensor`); nullopt for any other name.
+std::optional<TensorDtype> tensor_class_dtype(std::string_view qualified);
 
 // Result of calling method `name` on a tensor (`x.sum()`, `x.size(0)`).
 Value tensor_method_result(std::string_view name);
