@@ -23,7 +23,7 @@ class TensorToPython final : public Check {
       // depends on data needs that length. (Strict export refuses a float list, as
       // TorchDynamo does: `--target dynamo` reports it.)
       if (settings_.target == Target::Export && method == "tolist" && !v.data_dependent) return;
-      if (v.is_tensor()) {
+      if (support::receiver_is_tensor(call, ctx)) {
         sink_.report(RuleId::FX102, call.range(),
                      "`." + std::string(method) + "()` copies tensor data into Python; the tracer cannot follow it");
       }
