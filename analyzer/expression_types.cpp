@@ -530,6 +530,13 @@ Value SemanticModel::tensor_method_value(std::string_view method, const Value& o
     }
     return with_dtype_keyword(Value::tensor(ov.dtype), a);
   }
+  // An array TorchDynamo keeps in the graph: what a tensor of its elements would be.
+  if (method == "numpy" && target_.numpy_as_tensors) {
+    made_arrays_ = true;
+    return Value::tensor(ov.dtype);
+  }
+  // An array's own methods, which no tensor has (`a.astype(np.uint8)`): an array still.
+  if ((method == "astype" || method == "copy") && target_.numpy_as_tensors) return Value::tensor();
   Value r = torch_api::tensor_method_result(method);
   // Read out of a tensor built only from trace-time values: known at trace time.
   if (r.is_tensor_data() && ov.static_data) return Value::of(ValueKind::Static);
@@ -581,6 +588,9 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
       r.data_dependent = v.data_dependent;
       return r;
     }
+  }
+  if (target_.numpy_as_tensors && q.starts_with("numpy.") && !q.starts_with("numpy.random.")) {
+    if (std::optional<Value> r = traced_numpy_call_value(q, a)) return *r;
   }
   if (q.starts_with("torch.") || q.starts_with("torchvision.")) {
     Value r = torch_api::call_result(q);
@@ -653,6 +663,24 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
     return record_module_call(call, callee);
   }
   return Value::unknown();
+}
+
+// A NumPy function TorchDynamo runs on the arrays of its graph (`np.cumsum(a)`): given one,
+// it gives one, except what answers with the array's shape. Nothing when no argument is one.
+std::optional<Value> SemanticModel::traced_numpy_call_value(std::string_view q, const std::vector<Node>& a) const {
+  bool array = false;
+  for (Node x : a) {
+    if (x.is(NodeKind::ListSplat) || x.is(NodeKind::DictionarySplat)) continue;
+    Value v = value_of(x.is(NodeKind::KeywordArgument) ? x.field("value") : x);
+    array = array || v.is_tensor() || v.kind == ValueKind::TensorSequence;
+  }
+  if (!array) return std::nullopt;
+  if (q == "numpy.shape" || q == "numpy.ndim" || q == "numpy.size" || q == "numpy.result_type" ||
+      q == "numpy.isscalar") {
+    return Value::of(ValueKind::Static);
+  }
+  made_arrays_ = true;
+  return Value::tensor();
 }
 
 const FunctionInfo* SemanticModel::called_project_function(Node call) const {

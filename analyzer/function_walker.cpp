@@ -573,15 +573,15 @@ class Walker {
 
 void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
                    const ArgumentTypes* known, ArgumentTypes* record, std::vector<std::pair<int, int>>* consulted,
-                   std::optional<Tracer> tracer, std::optional<bool> exporting) {
-  SemanticModel model(project, file, function, known, record, tracer, exporting);
+                   TraceTarget target) {
+  SemanticModel model(project, file, function, known, record, target);
   Walker(model, visitor).run();
   if (consulted) model.add_consulted(*consulted);
   if (!record || !model.dependent_parameters()) return;
   // A caller passes data-dependent values: what a call passing none gets back is walked
   // apart, so that one caller's masked rows do not reach every caller's result.
   ArgumentTypes scratch;
-  SemanticModel plain(project, file, function, known, &scratch, tracer, exporting);
+  SemanticModel plain(project, file, function, known, &scratch, target);
   plain.assume_plain_arguments();
   class Silent final : public CodeVisitor {} silent;
   Walker(plain, silent).run();

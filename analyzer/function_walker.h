@@ -17,10 +17,9 @@ namespace fxlint {
 // `record`: where to record what this function passes to project functions (may be null).
 // `consulted`: gets the project functions (file, function) whose returns the walk read from
 // `known`, once per call (may be null).
-// `exporting`: with the Dynamo tracer, whether torch.export (not torch.compile) runs it.
+// `target`: what the walk knows of the compiler its findings are for.
 void walk_function(const ProjectModel& project, int file, int function, CodeVisitor& visitor,
                    const ArgumentTypes* known = nullptr, ArgumentTypes* record = nullptr,
-                   std::vector<std::pair<int, int>>* consulted = nullptr, std::optional<Tracer> tracer = std::nullopt,
-                   std::optional<bool> exporting = std::nullopt);
+                   std::vector<std::pair<int, int>>* consulted = nullptr, TraceTarget target = {});
 
 }  // namespace fxlint

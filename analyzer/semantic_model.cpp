@@ -26,7 +26,7 @@ bool is_literal(Node e) {
 }  // namespace
 
 SemanticModel::SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known,
-                             ArgumentTypes* record, std::optional<Tracer> tracer, std::optional<bool> exporting)
+                             ArgumentTypes* record, TraceTarget target)
     : project_(project),
       file_index_(file),
       function_index_(function),
@@ -36,8 +36,7 @@ SemanticModel::SemanticModel(const ProjectModel& project, int file, int function
       cls_(project.method_class(file, function)),
       known_(known),
       record_(record),
-      tracer_(tracer),
-      exporting_(exporting) {}
+      target_(target) {}
 
 // --- environment -------------------------------------------------------------
 
@@ -312,8 +311,8 @@ std::optional<bool> SemanticModel::truth_when_traced(Node cond, bool from_values
     }
     if (leaf.is(NodeKind::Call)) {
       Node callee = leaf.field("function");
-      return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)), tracer_,
-                            exporting_);
+      return truth_of_hatch(project_.hatch_of_call(file_index_, function_index_, callee, resolve(callee)),
+                            target_.tracer, target_.exporting);
     }
     // `x is None` / `x is not None` where x is known to hold None or a tensor.
     std::optional<NoneCheck> check = from_values ? none_check(leaf) : std::nullopt;

@@ -18,6 +18,7 @@
 #include "analyzer/file_model.h"
 #include "analyzer/project_model.h"
 #include "analyzer/syntax_tree.h"
+#include "analyzer/tracer.h"
 #include "analyzer/value.h"
 #include "analyzer/value_cache.h"
 
@@ -29,13 +30,10 @@ class SemanticModel {
  public:
   // `known`: argument types from callers, for unannotated parameters (may be null).
   // `record`: where calls to project functions are recorded (may be null).
-  // `tracer`: the tracer whose findings the walk is for; without one, predicates whose
-  // answer depends on it decide nothing (the walks that record argument types).
-  // `exporting`: with the Dynamo tracer, whether torch.export runs the code, which
-  // `torch.compiler.is_exporting()` tells; unknown when not given.
+  // `target`: what the walk knows of the compiler its findings are for (nothing in the
+  // walks that record argument types).
   SemanticModel(const ProjectModel& project, int file, int function, const ArgumentTypes* known = nullptr,
-                ArgumentTypes* record = nullptr, std::optional<Tracer> tracer = std::nullopt,
-                std::optional<bool> exporting = std::nullopt);
+                ArgumentTypes* record = nullptr, TraceTarget target = {});
   SemanticModel(const SemanticModel&) = delete;
   SemanticModel& operator=(const SemanticModel&) = delete;
 
@@ -43,6 +41,9 @@ class SemanticModel {
   std::string_view source() const { return src_; }
   const FileModel& file() const { return file_; }
   const FunctionInfo& function() const { return fn_; }
+  // Whether the walk so far took a NumPy array TorchDynamo traces for a tensor
+  // (TraceTarget::numpy_as_tensors): what it says of such a value holds under Dynamo only.
+  bool made_traced_arrays() const { return made_arrays_; }
   // The project function a call names (`helper(...)`, `module.helper(...)`, `self.method(...)`); null if none.
   const FunctionInfo* called_project_function(Node call) const;
 
@@ -215,6 +216,7 @@ class SemanticModel {
   Value function_call_value(Node call, Node callee, const std::vector<Node>& positional,
                             const std::vector<Node>& arguments) const;
   Value with_dtype_keyword(Value v, const std::vector<Node>& args) const;
+  std::optional<Value> traced_numpy_call_value(std::string_view qualified, const std::vector<Node>& arguments) const;
   bool data_dependent_result(std::string_view qualified, const std::vector<Node>& positional,
                              const std::vector<Node>& arguments) const;
   bool output_size_given(const std::vector<Node>& arguments) const;
@@ -260,8 +262,8 @@ class SemanticModel {
   std::string_view self_;
   const ArgumentTypes* known_ = nullptr;
   ArgumentTypes* record_ = nullptr;
-  std::optional<Tracer> tracer_;
-  std::optional<bool> exporting_;
+  TraceTarget target_;
+  mutable bool made_arrays_ = false;
 
   // Queries are logically const: an inference binds names only inside a
   // Scope, which puts the environment back before it returns.

@@ -22,6 +22,10 @@ class DiagnosticSink {
   void report(RuleId rule, TextRange range, std::string message, std::optional<Fix> fix = std::nullopt);
   // A finding kept from an earlier analysis, added as report() added it then.
   void replay(Diagnostic d);
+  // The walk whose events the checks now handle. A function where TorchDynamo's NumPy
+  // arrays were taken for tensors gets no fixes: in eager they are arrays, which
+  // `torch.where` and the tensor methods the fixes write do not take.
+  void walking(const SemanticModel& model) { model_ = &model; }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:
@@ -40,6 +44,7 @@ class DiagnosticSink {
   };
   std::vector<Diagnostic> diagnostics_;
   std::unordered_set<Place, PlaceHash> seen_;
+  const SemanticModel* model_ = nullptr;
 };
 
 struct CheckSettings {

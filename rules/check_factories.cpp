@@ -6,6 +6,8 @@
 
 #include "rules/check.h"
 
+#include "analyzer/semantic_model.h"
+
 namespace fxlint {
 
 // make_<stem>() of each checks/<stem>.cpp (declared once per row naming it).
@@ -54,6 +56,7 @@ const std::vector<CheckEntry>& check_factories() {
 void DiagnosticSink::report(RuleId rule, TextRange range, std::string message, std::optional<Fix> fix) {
   const RuleInfo& info = rule_info(rule);
   if (!seen_.insert({rule, range}).second) return;
+  if (fix && model_ && model_->made_traced_arrays()) fix.reset();
   diagnostics_.push_back({std::string(info.code), std::move(message), range, Severity::Error, std::move(fix)});
 }
 

@@ -19,6 +19,7 @@
 #include "core/source_encoding.h"
 #include "core/parallel.h"
 #include "rules/check.h"
+#include "rules/check_support.h"
 #include "rules/suppressions.h"
 #include "rules/top_statements.h"
 
@@ -51,22 +52,35 @@ Node first_too_deep(Node root) {
 
 class CompiledCodeDispatcher final : public CodeVisitor {
  public:
-  explicit CompiledCodeDispatcher(std::vector<std::unique_ptr<Check>>& checks) : checks_(checks) {}
-  void on_call(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_call(n, c); }
-  void on_subscript_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_subscript_load(n, c); }
-  void on_attribute_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_attribute_load(n, c); }
-  void on_store(Node t, Node v, Node s, const SemanticModel& c) override { for (auto& k : checks_) k->on_store(t, v, s, c); }
-  void on_augmented(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_augmented(n, c); }
-  void on_condition(Node t, ConditionKind kind, Node o, const SemanticModel& c) override {
-    for (auto& k : checks_) k->on_condition(t, kind, o, c);
+  CompiledCodeDispatcher(std::vector<std::unique_ptr<Check>>& checks, DiagnosticSink& sink)
+      : checks_(checks), sink_(sink) {}
+  void on_call(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_call(n, c); }); }
+  void on_subscript_load(Node n, const SemanticModel& c) override {
+    each(c, [&](Check& k) { k.on_subscript_load(n, c); });
   }
-  void on_name_load(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_name_load(n, c); }
-  void on_for(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_for(n, c); }
-  void on_statement(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_statement(n, c); }
-  void on_yield(Node n, const SemanticModel& c) override { for (auto& k : checks_) k->on_yield(n, c); }
+  void on_attribute_load(Node n, const SemanticModel& c) override {
+    each(c, [&](Check& k) { k.on_attribute_load(n, c); });
+  }
+  void on_store(Node t, Node v, Node s, const SemanticModel& c) override {
+    each(c, [&](Check& k) { k.on_store(t, v, s, c); });
+  }
+  void on_augmented(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_augmented(n, c); }); }
+  void on_condition(Node t, ConditionKind kind, Node o, const SemanticModel& c) override {
+    each(c, [&](Check& k) { k.on_condition(t, kind, o, c); });
+  }
+  void on_name_load(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_name_load(n, c); }); }
+  void on_for(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_for(n, c); }); }
+  void on_statement(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_statement(n, c); }); }
+  void on_yield(Node n, const SemanticModel& c) override { each(c, [&](Check& k) { k.on_yield(n, c); }); }
 
  private:
+  template <typename Event>
+  void each(const SemanticModel& c, Event&& event) {
+    sink_.walking(c);
+    for (auto& k : checks_) event(*k);
+  }
   std::vector<std::unique_ptr<Check>>& checks_;
+  DiagnosticSink& sink_;
 };
 
 // Drops suppressed diagnostics and reports unused suppressions (FX901).
@@ -170,14 +184,15 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
     if (on) checks.push_back(e.make(sink, settings));
   }
   if (!checks.empty()) {
-    CompiledCodeDispatcher dispatcher(checks);
-    Tracer tracer = tracer_of(input);
+    CompiledCodeDispatcher dispatcher(checks, sink);
+    TraceTarget target{tracer_of(input), input.target == Target::Export,
+                       support::dynamo_traces_numpy(input.torch_version, input.target)};
     auto walked = [&](size_t f) { return checked(project, static_cast<size_t>(index), f, input); };
     std::vector<std::pair<int, int>> consulted;  // by the walks of the statement being checked
     auto walk = [&](size_t f) {
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
       walk_function(project, index, static_cast<int>(f), dispatcher, &arguments, nullptr,
-                    reuse.after ? &consulted : nullptr, tracer, input.target == Target::Export);
+                    reuse.after ? &consulted : nullptr, target);
     };
     // Where findings were reported from outside their own statement: a
     // statement holding one does not keep what it found, since what the sink

@@ -182,6 +182,12 @@ DYNAMO_CASES = {
     # Dynamo traces NumPy on tensors (torch._numpy): no break, and no error.
     "numpy": ("a = x.detach().numpy()\n        b = np.tanh(a) + np.asarray(x).mean() + np.random.rand(8)\n"
               "        return torch.from_numpy(b) * 2", ""),
+    # The array stays in the graph; a branch on it, or its data read into Python, breaks there.
+    "numpy_array_branch": ("a = x.detach().numpy().cumsum(0)\n        if a[0] > a[1]:\n            return x * 2\n"
+                           "        return x", ""),
+    "numpy_array_read": ("a = x.detach().numpy()\n        n = int(np.argmax(a))\n        return x * n", ""),
+    "numpy_array_slice_bound": ("a = x.detach().numpy()\n        return x[:np.argmax(a)] * 2", ""),
+    "numpy_array_tolist": ("a = x.detach().numpy()\n        return x * len(a.tolist())", ""),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", ""),
     "rows_iterated": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in k:\n            s = s + i\n"

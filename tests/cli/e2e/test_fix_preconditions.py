@@ -145,3 +145,15 @@ def test_an_integer_or_bool_masked_sum_keeps_a_safe_rewrite_that_computes_the_sa
         "print('same')\n")
     run = subprocess.run([sys.executable, "-c", check], cwd=project.root, capture_output=True, text=True)
     assert run.stdout.strip() == "same", run.stderr
+
+
+def test_no_where_rewrite_of_a_branch_on_a_numpy_array(project):
+    # Under TorchDynamo an array made from a tensor is traced as one, so the branch on it
+    # breaks the graph; in eager it is an array, which `torch.where` does not take.
+    project.write("m.py", "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n"
+                  "    def forward(self, x):\n        a = x.detach().numpy()\n        if (a > 0).any():\n"
+                  "            x = x + 1\n        return x\n\n\nclass N(nn.Module):\n"
+                  "    def forward(self, x):\n        if (x > 0).any():\n            x = x + 1\n        return x\n")
+    result = project.run("check", "--output-format", "json", "--target", "dynamo", "m.py")
+    found = [(d["code"], d["location"]["row"], d["fix"] is not None) for d in json.loads(result.stdout)]
+    assert found == [("FX103", 8, False), ("FX103", 15, True)], found
