@@ -506,6 +506,7 @@ Value SemanticModel::call_value(Node call) const {
     }
     if (ov.kind == ValueKind::Module) {
       if (method == "forward" || method == "__call__") return record_module_call(call, object);
+      if (std::optional<Value> r = instance_method_value(call, object, method)) return *r;
       // `self.transform.postprocess(...)`: a method of the sub-module's project class.
       return attribute_method_value(call, object, method).value_or(Value::unknown());
     }
@@ -513,6 +514,7 @@ Value SemanticModel::call_value(Node call) const {
       return method_call_value(call, callee);
     }
     if (std::optional<Value> r = attribute_method_value(call, object, method)) return *r;
+    if (std::optional<Value> r = instance_method_value(call, object, method)) return *r;
   }
   return function_call_value(call, callee, positional, a);
 }
@@ -740,6 +742,17 @@ std::optional<Value> SemanticModel::attribute_method_value(Node call, Node objec
   Node owner = object.field("object").unparenthesized();
   if (!owner.is(NodeKind::Identifier) || owner.text(src_) != self_) return std::nullopt;
   ClassRef c = project_.self_attribute_class({file_index_, cls_}, object.field("attribute").text(src_));
+  FunctionRef m = c.valid() ? project_.find_method(c, method) : FunctionRef{};
+  if (!m.valid()) return std::nullopt;
+  record_call(call, m, true);
+  bool annotated = project_.file(m.file).functions[static_cast<size_t>(m.function)].returns_tensor;
+  return project_result(call, m, annotated ? Value::tensor() : Value::unknown(), true);
+}
+
+// `model.logits(x)` on an instance of a project class (instance_class): that method runs
+// with these arguments, and gives what it returns.
+std::optional<Value> SemanticModel::instance_method_value(Node call, Node object, std::string_view method) const {
+  ClassRef c = instance_class(object);
   FunctionRef m = c.valid() ? project_.find_method(c, method) : FunctionRef{};
   if (!m.valid()) return std::nullopt;
   record_call(call, m, true);

@@ -1184,6 +1184,10 @@ class Indexer {
         f.calls.push_back({CallEdge::Kind::SuperMethod, attr, ctx.guard});
       } else if (!written.empty()) {
         f.calls.push_back({CallEdge::Kind::Dotted, written, ctx.guard});
+      } else if (std::string made = object.is(NodeKind::Call) ? dotted_text(object.field("function"), src_) : "";
+                 !made.empty()) {
+        // `Task(options).run(x)`: the method of the class constructed, where `made` names one.
+        f.calls.push_back({CallEdge::Kind::Dotted, made + "." + attr, ctx.guard});
       }
     }
   }

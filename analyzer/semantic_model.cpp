@@ -87,6 +87,27 @@ ClassRef SemanticModel::module_class_of(Node expr) const {
   return c.valid() && project_.is_module_class(c) ? c : ClassRef{};
 }
 
+ClassRef SemanticModel::receiver_class(std::string_view name) const {
+  auto it = fn_.receiver_classes.find(name);
+  return it == fn_.receiver_classes.end() ? ClassRef{} : project_.resolve_class(file_index_, it->second);
+}
+
+// The project class whose instance `object` is: a name annotated with it or bound only to
+// its instances, or a construction (`Task(options).run(x)`).
+ClassRef SemanticModel::instance_class(Node object) const {
+  Node e = object.unparenthesized();
+  if (e.is(NodeKind::Identifier)) {
+    if (e.text(src_) == self_) return {};
+    if (ClassRef c = env_.module_class(names_.find(e.text(src_))); c.valid()) return c;
+    return receiver_class(e.text(src_));
+  }
+  if (e.is(NodeKind::Call)) {
+    std::string written = dotted_text(e.field("function"), src_);
+    return written.empty() ? ClassRef{} : project_.resolve_class(file_index_, written);
+  }
+  return {};
+}
+
 void SemanticModel::remember(Node expr, const Value& value) { walked_.set(expr.id(), value); }
 
 void SemanticModel::bind_names(Node target, const Value& v) const {
@@ -353,6 +374,12 @@ void SemanticModel::bind_parameters() {
     if (v.data_dependent) {
       dependent_parameters_ = true;
       if (plain_arguments_) v.data_dependent = false;
+    }
+    // `model: Whisper`: an instance of a project module class, whose calls run its forward.
+    if (ClassRef c = v.kind == ValueKind::Unknown ? receiver_class(n) : ClassRef{};
+        c.valid() && project_.is_module_class(c)) {
+      set_local(n, Value::of(ValueKind::Module), c);
+      continue;
     }
     set_local(n, v);
   }

@@ -232,6 +232,9 @@ class SemanticModel {
   // A call of a project module held in a local: its forward receives the arguments.
   // Gives what the forward returns when known, else a tensor.
   Value record_module_call(Node call, Node module) const;
+  std::optional<Value> instance_method_value(Node call, Node object, std::string_view method) const;
+  ClassRef instance_class(Node object) const;
+  ClassRef receiver_class(std::string_view name) const;
   ClassRef module_class_of(Node expr) const;
   Value parameter_value(Node parameter, size_t index, bool is_forward) const;
   // What a call of project function `f` gives: what its returns gave when

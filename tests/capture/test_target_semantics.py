@@ -188,6 +188,18 @@ DYNAMO_CASES = {
     "numpy_array_read": ("a = x.detach().numpy()\n        n = int(np.argmax(a))\n        return x * n", ""),
     "numpy_array_slice_bound": ("a = x.detach().numpy()\n        return x[:np.argmax(a)] * 2", ""),
     "numpy_array_tolist": ("a = x.detach().numpy()\n        return x * len(a.tolist())", ""),
+    # A method of a project class, on a parameter annotated with it and on an instance made
+    # in the call (whisper's `DecodingTask(model, options).run(mel)`): it runs, and gives its result.
+    "method_of_an_annotated_module_parameter": (
+        "return x * detect(self.net, x)", "        self.net = Net()\n",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.lin = nn.Linear(8, 8)\n\n    def logits(self, x: torch.Tensor) -> torch.Tensor:\n"
+        "        return self.lin(x)\n\n\ndef detect(model: Net, x: torch.Tensor):\n"
+        "    return model.logits(x).sum().item()\n"),
+    "method_of_a_construction": (
+        "return Task(2.0).run(x)", "",
+        "class Task:\n    def __init__(self, scale):\n        self.scale = scale\n\n"
+        "    def run(self, x):\n        return x * x.sum().item()\n"),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", ""),
     "rows_iterated": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in k:\n            s = s + i\n"
