@@ -60,7 +60,7 @@ bool keeps_dtype(std::string_view method) {
 // attribute, a method or a subscript on None raises, so an optional tensor
 // that gets through one is a tensor.
 Value operand(Value v) {
-  if (v.kind == ValueKind::OptionalTensor) return Value::tensor();
+  if (v.kind == ValueKind::OptionalTensor) v.kind = ValueKind::Tensor;  // its dtype and facts stay
   return v;
 }
 

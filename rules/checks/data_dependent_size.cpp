@@ -19,8 +19,22 @@ const std::unordered_map<std::string_view, int>& size_functions() {
       {"torch.randn", kAll}, {"torch.eye", kAll}, {"torch.randperm", kAll}, {"torch.arange", kAll},
       {"torch.full", 0}, {"torch.linspace", 2}, {"torch.logspace", 2}, {"torch.randint", kLast},
       {"torch.tril_indices", kAll}, {"torch.triu_indices", kAll}, {"torch.normal", kKeyword},
-      {"torch.empty_strided", 0}};
+      {"torch.empty_strided", 0},
+      // The output size of a resize or an adaptive pool, and the amounts of a pad
+      // (SAM's ONNX wrapper resizes masks to sizes read from an input tensor).
+      {"torch.nn.functional.interpolate", 1}, {"torch.nn.functional.upsample", 1},
+      {"torch.nn.functional.pad", 1}, {"torch.nn.functional.adaptive_avg_pool1d", 1},
+      {"torch.nn.functional.adaptive_avg_pool2d", 1}, {"torch.nn.functional.adaptive_avg_pool3d", 1},
+      {"torch.nn.functional.adaptive_max_pool1d", 1}, {"torch.nn.functional.adaptive_max_pool2d", 1},
+      {"torch.nn.functional.adaptive_max_pool3d", 1}};
   return m;
+}
+
+// The keyword that gives the size where it is not `size=`.
+std::string_view size_keyword(std::string_view q) {
+  if (q == "torch.nn.functional.pad") return "pad";
+  if (q.starts_with("torch.nn.functional.adaptive_")) return "output_size";
+  return "size";
 }
 
 const std::unordered_map<std::string_view, int>& size_methods() {
@@ -64,11 +78,12 @@ class DataDependentSize final : public Check {
     // `torch.randint(0, 5, size=(n,))`, `torch.normal(0., 1., size=(n,))`.
     Node arguments = call.field("arguments");
     if (!arguments) return;
+    std::string_view keyword = size_keyword(q);
     for (Node a : NamedChildren(arguments)) {
       if (!a.is(NodeKind::KeywordArgument)) continue;
       Node name = a.field("name");
       Node value = a.field("value");
-      if (name && value && name.text(ctx.source()) == "size" && data_dependent(value, ctx, settings_.target)) {
+      if (name && value && name.text(ctx.source()) == keyword && data_dependent(value, ctx, settings_.target)) {
         sink_.report(RuleId::FX304, value.range(), "size argument computed from tensor values gives a data-dependent shape");
         return;
       }
@@ -111,8 +126,10 @@ class DataDependentSize final : public Check {
   // symbols, a Python number read from one too; TorchDynamo broke the graph
   // where it was read (FX101, FX102), and the resumed frame has a plain number.
   // TorchDynamo and torch.export take an input of the compiled frame as a size.
+  // Not a value only presumed a tensor (a module's unannotated `size_list=None`, which its
+  // caller fills with shapes).
   static bool from_data(const Value& v, Target target) {
-    if (v.is_tensor()) return !v.static_data && !(v.frame_input && target != Target::Fx2Onnx);
+    if (v.is_tensor()) return !v.static_data && !v.presumed && !(v.frame_input && target != Target::Fx2Onnx);
     return target != Target::Dynamo && v.is_tensor_data();
   }
 };

@@ -200,6 +200,10 @@ DYNAMO_CASES = {
         "return Task(2.0).run(x)", "",
         "class Task:\n    def __init__(self, scale):\n        self.scale = scale\n\n"
         "    def run(self, x):\n        return x * x.sum().item()\n"),
+    # A resize to sizes read from a tensor reads them: Dynamo breaks at the call.
+    "interpolate_to_sizes_of_tensor_data": (
+        "s = (x[:2].abs() * 4 + 1).long()\n        y = torch.nn.functional.interpolate(x.view(1, 1, 8), size=s[0])\n"
+        "        return y * 2", ""),
     "rows_loop": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in range(len(k)):\n            s = s + 1\n"
                   "        return s", ""),
     "rows_iterated": ("k = torch.where(x > 0)[0]\n        s = x\n        for i in k:\n            s = s + i\n"
