@@ -667,9 +667,19 @@ Value SemanticModel::function_call_value(Node call, Node callee, const std::vect
   return Value::unknown();
 }
 
-// A NumPy function TorchDynamo runs on the arrays of its graph (`np.cumsum(a)`): given one,
-// it gives one, except what answers with the array's shape. Nothing when no argument is one.
+// A NumPy function TorchDynamo runs in its graph on an array of it (`np.cumsum(a)`): an
+// array of the graph, except what answers with a shape, a type or a dtype's limits. Nothing
+// when no argument is such an array: on values known when tracing Dynamo makes an array too,
+// and breaks at a branch on it, but reads a number out of one without a break or with one
+// (`int(np.ceil(n / 3))` none, `int(np.prod(shape))` one), so it is not analyzed.
 std::optional<Value> SemanticModel::traced_numpy_call_value(std::string_view q, const std::vector<Node>& a) const {
+  std::string_view name = q.substr(6);
+  if (name == "shape" || name == "ndim" || name == "size" || name == "result_type" || name == "isscalar" ||
+      name == "issubdtype" || name == "finfo" || name == "iinfo" || name == "dtype" || name.starts_with("float") ||
+      name.starts_with("int") || name.starts_with("uint") || name.starts_with("bool") ||
+      name.starts_with("complex") || name.find('.') != std::string_view::npos) {
+    return std::nullopt;
+  }
   bool array = false;
   for (Node x : a) {
     if (x.is(NodeKind::ListSplat) || x.is(NodeKind::DictionarySplat)) continue;
@@ -677,10 +687,6 @@ std::optional<Value> SemanticModel::traced_numpy_call_value(std::string_view q, 
     array = array || v.is_tensor() || v.kind == ValueKind::TensorSequence;
   }
   if (!array) return std::nullopt;
-  if (q == "numpy.shape" || q == "numpy.ndim" || q == "numpy.size" || q == "numpy.result_type" ||
-      q == "numpy.isscalar") {
-    return Value::of(ValueKind::Static);
-  }
   made_arrays_ = true;
   return Value::tensor();
 }

@@ -36,6 +36,11 @@ CASES = {
     "item_assert": ("v = x.sum().item()\n        assert v > -1000\n        return x * 2", "", True),
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
+    # A dimension read from tensor data (MONAI's Dice loss): the reduction must know it.
+    "dims_read_from_tensor_data": ("dims = torch.arange(0, 1).tolist()\n        return x.sum(dim=dims) * 2", "", False),
+    "dims_handed_to_a_helper": ("return reduce(x, torch.arange(0, 1).tolist())",
+                                "def reduce(x: torch.Tensor, axes: List[int]):\n    return torch.sum(x, axes) * 2\n",
+                                False),
     # torch.distributions checks a distribution's arguments, and a log_prob's value, unless
     # built with validate_args=False.
     "distribution_arguments": ("d = torch.distributions.Normal(x, x.abs() + 1)\n        return d.mean", "", False),
