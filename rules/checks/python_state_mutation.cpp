@@ -205,6 +205,55 @@ bool read_in_class(Node attribute, std::string_view src) {
   return reads(reads, cls);
 }
 
+// A number, string, bool or None written as such (`0.0`, `-1`, `"mean"`).
+bool is_literal_value(Node value) {
+  Node v = value.unparenthesized();
+  if (v.is(NodeKind::UnaryOperator)) v = v.field("argument").unparenthesized();
+  return v.is(NodeKind::Integer) || v.is(NodeKind::Float) || v.is(NodeKind::String) || v.is(NodeKind::True) ||
+         v.is(NodeKind::False) || v.is(NodeKind::None);
+}
+
+// `self.x = <literal>` whose value never crosses calls: every other store to `.x` in the
+// class outside `__init__` writes that same literal, and every read of it there comes
+// after this store in the same function (a flag a later call tests, `if not
+// self.is_initialized:`, does cross them).
+bool only_store_of(Node attribute, Node value, Node statement, std::string_view src) {
+  if (!is_literal_value(value)) return false;
+  Node cls = attribute.parent(), fn;
+  for (; cls && !cls.is(NodeKind::ClassDefinition); cls = cls.parent()) {
+    if (!fn && cls.is(NodeKind::FunctionDefinition)) fn = cls;
+  }
+  if (!cls || !fn) return false;
+  std::string_view name = attribute.field("attribute").text(src);
+  std::string_view text = value.unparenthesized().text(src);
+  auto same = [&](auto&& self, Node n, bool in_init, bool in_fn) -> bool {
+    if (n.is(NodeKind::FunctionDefinition)) {
+      Node fname = n.field("name");
+      in_init = fname && fname.text(src) == "__init__";
+      in_fn = n == fn;
+    }
+    if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+      Node l = n.field("left").unparenthesized();
+      if (l.is(NodeKind::Attribute) && l.field("attribute") && l.field("attribute").text(src) == name) {
+        Node r = n.field("right");
+        if (!in_init && (n.is(NodeKind::AugmentedAssignment) || !r || r.unparenthesized().text(src) != text)) {
+          return false;
+        }
+        return (!r || self(self, r, in_init, in_fn)) && self(self, l.field("object"), in_init, in_fn);
+      }
+    }
+    // A read: `.x`, or the name as a string (`getattr(self, "x", False)`).
+    bool read = (n.is(NodeKind::Attribute) && n.field("attribute") && n.field("attribute").text(src) == name) ||
+                (n.is(NodeKind::String) && n.text(src).size() == name.size() + 2 &&
+                 n.text(src).substr(1, name.size()) == name);
+    if (!in_init && read && !(in_fn && n.start() >= statement.end())) return false;
+    bool ok = true;
+    for_each_child(n, [&](Node c) { ok = ok && (!c.is_named() || self(self, c, in_init, in_fn)); });
+    return ok;
+  };
+  return same(same, cls, false, false);
+}
+
 class PythonStateMutation final : public Check {
  public:
   using Check::Check;
@@ -246,6 +295,11 @@ class PythonStateMutation final : public Check {
       // only writes (`self.last_shape = z.shape`) is replayed, never guarded on.
       if (settings_.target == Target::Dynamo && !read_in_class(target, ctx.source())) return;
       if (support::exported_cache_fill(target, stmt, ctx, settings_.target)) return;
+      // The same literal on every call (AHNet's `self.dropout_prob = 0.0`), and no other
+      // store outside `__init__`: what the traced code read after it is that literal, and the
+      // store a program leaves out changes nothing a later call sees (the tracer ran it on the
+      // module too). A flag that other code resets (`self.seen = True`) is reported.
+      if (settings_.target != Target::Dynamo && only_store_of(target, value, stmt, ctx.source())) return;
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) + "`" +
                        support::once_or_replayed(settings_.target, target, ctx));
