@@ -30,6 +30,7 @@ class TensorToPython final : public Check {
       return;
     }
     std::string callee = ctx.resolve(call.field("function"));
+    report_tensor_of_tensors(call, callee, ctx);
     // `x.new_full(size, t)`, `torch.full_like(x, t)`: Dynamo reads a tensor fill value as a
     // Python number (`torch.full(size, t)` it keeps in the graph).
     if (settings_.target == Target::Dynamo) {
@@ -123,6 +124,37 @@ class TensorToPython final : public Check {
   }
 
  private:
+  // `torch.tensor([a.sum(), a.max()])`, `torch.as_tensor((h, w))` of 0-d tensors: a new tensor
+  // from the values of traced ones. The FX tracer and non-strict torch.export cannot read
+  // them (checked: "'len' is not supported", "data is not allocated yet"); TorchDynamo takes
+  // `torch.tensor` of them but fails to compile `torch.as_tensor` (TorchRuntimeError; MONAI's
+  // MedianFilter). `torch.stack` builds the same tensor in the graph.
+  void report_tensor_of_tensors(Node call, const std::string& callee, const SemanticModel& ctx) {
+    bool as_tensor = callee == "torch.as_tensor" || callee == "torch.asarray";
+    if (!as_tensor && callee != "torch.tensor") return;
+    if (settings_.target == Target::Dynamo && !as_tensor) return;
+    const auto& args = support::positional_args(call, ctx);
+    if (args.empty()) return;
+    Node data = args[0].unparenthesized();
+    bool tensors = false;
+    if (data.is(NodeKind::List) || data.is(NodeKind::Tuple)) {
+      for (Node e : NamedChildren(data)) {
+        Value v = ctx.value_of(e);
+        tensors = tensors || (v.is_tensor() && !v.static_data);
+      }
+    } else {
+      Value v = ctx.value_of(data);
+      tensors = v.kind == ValueKind::TensorSequence && !v.static_data;
+    }
+    if (!tensors) return;
+    std::string what = "`" + callee + "` of tensors reads their values: ";
+    sink_.report(RuleId::FX102, call.range(),
+                 what + (settings_.target == Target::Dynamo ? "TorchDynamo fails to compile it"
+                         : settings_.target == Target::Export ? "non-strict torch.export fails here"
+                                                              : "the tracer cannot follow it") +
+                     "; build it with `torch.stack`");
+  }
+
   void check_indices(Node sub, const SemanticModel& ctx, bool store) {
     Value base = ctx.value_of(sub.field("value"));
     for (Node index : support::subscript_indices(sub)) {

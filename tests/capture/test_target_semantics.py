@@ -36,6 +36,10 @@ CASES = {
     "item_assert": ("v = x.sum().item()\n        assert v > -1000\n        return x * 2", "", True),
     "item_flag_ternary": ("g = (x > 0).any().item()\n        return x if g else -x", "", False),
     "mask_read": ("return x[x > 0]", "", True),
+    # A tensor made from the values of traced ones (MONAI's MedianFilter); strict export,
+    # through Dynamo, takes `torch.tensor` of them.
+    "tensor_of_tensors": ("return torch.tensor([x.sum(), x.max()]) * 2", "", "strict"),
+    "as_tensor_of_tensors": ("return torch.as_tensor((x[0], x[1])) * 2", "", False),
     # A dimension read from tensor data (MONAI's Dice loss): the reduction must know it.
     "dims_read_from_tensor_data": ("dims = torch.arange(0, 1).tolist()\n        return x.sum(dim=dims) * 2", "", False),
     "dims_handed_to_a_helper": ("return reduce(x, torch.arange(0, 1).tolist())",
