@@ -53,6 +53,13 @@ class UntraceableCall final : public Check {
                      "`" + q + "` is skipped by TorchDynamo: the graph breaks; show progress outside the compiled code");
         return;
       }
+      if (skipped_library_call(q)) {
+        std::string shown = q.starts_with("builtins.") ? q.substr(9) : q;
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + shown + "` is skipped by TorchDynamo (file, compression, hashing or serialization code): the "
+                     "graph breaks; do it outside the compiled code");
+        return;
+      }
       if (q == "torch.sparse_coo_tensor" || q == "torch.sparse_csr_tensor" || q == "torch.sparse_csc_tensor" ||
           q == "torch.sparse_bsr_tensor" || q == "torch.sparse_bsc_tensor" || q == "torch.sparse_compressed_tensor") {
         sink_.report(RuleId::FX502, call.range(),
@@ -287,6 +294,22 @@ class UntraceableCall final : public Check {
       }
     }
     return positional <= it->second;
+  }
+
+  // Standard-library code TorchDynamo does not trace, whatever the arguments (checked each:
+  // "Attempted to call function marked as skipped", "Failed to trace builtin operator",
+  // "Unsupported method call"; whisper's compression ratio, a forward that opens a file).
+  // Non-strict torch.export and the FX tracer run it as Python.
+  static bool skipped_library_call(std::string_view q) {
+    static const std::unordered_map<std::string_view, bool> modules = {
+        {"zlib", true}, {"gzip", true}, {"bz2", true}, {"lzma", true}, {"hashlib", true}, {"json", true},
+        {"pickle", true}, {"base64", true}, {"csv", true}, {"shutil", true}, {"io", true}};
+    static const std::unordered_map<std::string_view, bool> functions = {
+        {"builtins.open", true},     {"os.path.exists", true}, {"os.path.isfile", true}, {"os.path.isdir", true},
+        {"os.path.getsize", true},   {"os.listdir", true},     {"os.makedirs", true},    {"os.mkdir", true},
+        {"os.remove", true},         {"os.unlink", true},      {"os.getpid", true},      {"os.stat", true},
+        {"os.walk", true},           {"os.scandir", true},     {"os.rename", true}};
+    return modules.count(q.substr(0, q.find('.'))) > 0 || functions.count(q) > 0;
   }
 
   // Python's global random generator, which TorchDynamo models for these: the
