@@ -142,7 +142,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
   }
   h.unordered(m.top_functions, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
   h.unordered(m.top_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
-  h.unordered(m.globals, [](Hasher& e, const auto& kv) {
+  h.unordered(m.globals, [&m](Hasher& e, const auto& kv) {
     const GlobalFacts& g = kv.second;
     e.bytes(kv.first);
     e.number(static_cast<uint64_t>(g.top_level_assignments) | uint64_t{g.augmented} << 32 |
@@ -151,6 +151,10 @@ uint64_t interface_fingerprint(const FileModel& m) {
     e.value(g.value);
     e.bytes(g.origin);
     e.number(static_cast<uint64_t>(g.alias));
+    // What it is bound to decides constant tests (`if VERBOSE:`) and escape hatches bound at
+    // module level (`_is_compiling = getattr(torch.compiler, "is_compiling", None)`) elsewhere.
+    Node binding = g.first_binding ? g.first_binding.parent() : Node();
+    e.bytes(binding ? binding.text(m.source) : std::string_view());
   });
   h.unordered(m.instances, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
   for (const CompileSeed& s : m.compile_seeds) {

@@ -191,7 +191,15 @@ bool pyproject_has_fxlint_table(const std::filesystem::path& file) {
 
 Config load_config_file(const std::filesystem::path& file) {
   toml::table doc = parse_toml(file);
-  if (file.filename() != "pyproject.toml") return read_settings(doc, file, "");
+  if (file.filename() != "pyproject.toml") {
+    // As ruff does, a file of another name holds the settings at its top level; say so
+    // rather than reject `tool` as an unknown key.
+    if (const toml::node* tool = doc.get("tool"); tool && tool->is_table() && tool->as_table()->get("fxlint")) {
+      throw ConfigError(file.string() + ": a `[tool.fxlint]` table is read from a file named pyproject.toml; in " +
+                        file.filename().string() + " write the settings at the top level, without the table");
+    }
+    return read_settings(doc, file, "");
+  }
   TomlReader top(doc, file.string(), "");
   const toml::table* tool = top.table("tool");
   const toml::table* settings = nullptr;

@@ -130,7 +130,7 @@ TEST_CASE("random edits of the rule fixtures give what a fresh check gives") {
       auto got = session_codes(session, files);
       auto fresh = fresh_codes(files);
       bool broken = std::any_of(fresh[0].begin(), fresh[0].end(), [](const std::string& c) { return c.starts_with("FX900"); });
-      INFO(name << " step " << step);
+      INFO(name << " step " << step << "\n" << text);
       // Error recovery of a broken text may group it differently; a text that parses must not differ.
       if (!broken) CHECK(got == fresh);
     }

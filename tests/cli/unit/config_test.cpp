@@ -100,6 +100,10 @@ TEST_CASE("broken config names the file, the key and what is allowed") {
   CHECK_THAT(e, Contains("fxlint.toml:1:9: `selct`: unknown key; did you mean \"select\"? allowed keys: \"target\""));
   CHECK_THAT(error_of("fxlint.toml", "unrelated = 1\n"), Contains("unknown key; allowed keys:"));
   CHECK_THAT(error_of("fxlint.toml", "target = \"dynamic\"\n"), Contains("did you mean \"dynamo\"?"));
+  // A pyproject-style table in a file of another name (`--config ep.toml`).
+  CHECK_THAT(error_of("ep.toml", "[tool.fxlint]\ntarget = \"dynamo\"\n"),
+             Contains("ep.toml: a `[tool.fxlint]` table is read from a file named pyproject.toml; in ep.toml write the "
+                      "settings at the top level"));
 
   e = error_of("fxlint.toml", "select = [\"FX999\"]\n");
   CHECK_THAT(e, Contains("`select`: unknown rule selector \"FX999\""));
