@@ -1162,7 +1162,7 @@ class Indexer {
       std::vector<Node> a = args.children();
       if ((method == "register_forward_hook" || method == "register_forward_pre_hook") && !a.empty() &&
           !a[0].is(NodeKind::KeywordArgument)) {
-        add_compile_seed(a[0], ctx);
+        add_compile_seed(a[0], ctx, true);
       }
     }
 
@@ -1226,7 +1226,7 @@ class Indexer {
     return methods;
   }
 
-  void add_compile_seed(Node arg, const Ctx& ctx) {
+  void add_compile_seed(Node arg, const Ctx& ctx, bool hook = false) {
     arg = arg.unparenthesized();
     if (arg.is(NodeKind::Lambda)) {
       FunctionInfo info;
@@ -1234,7 +1234,7 @@ class Indexer {
       info.name = "<lambda>";
       info.qualname = scope_prefix(ctx) + "<lambda>";
       info.parent = ctx.function;
-      info.seed = SeedReason::CompileCall;
+      info.seed = hook ? SeedReason::Hook : SeedReason::CompileCall;
       if (Node params = arg.field("parameters")) {
         for (Node p : NamedChildren(params)) bind_parameter(p, info);
       }
@@ -1243,11 +1243,11 @@ class Indexer {
     }
     if (arg.is(NodeKind::Call)) {  // torch.compile(Model())
       std::string callee = dotted_text(arg.field("function"), src_);
-      if (!callee.empty()) m_.compile_seeds.push_back({callee + "()", ctx.function, ctx.method_class});
+      if (!callee.empty()) m_.compile_seeds.push_back({callee + "()", ctx.function, ctx.method_class, hook});
       return;
     }
     std::string target = dotted_text(arg, src_);
-    if (!target.empty()) m_.compile_seeds.push_back({target, ctx.function, ctx.method_class});
+    if (!target.empty()) m_.compile_seeds.push_back({target, ctx.function, ctx.method_class, hook});
   }
 
   // A call, or `not`/`and`/`or` with one among their operands.

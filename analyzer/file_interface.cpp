@@ -160,6 +160,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
   for (const CompileSeed& s : m.compile_seeds) {
     h.bytes(s.target);
     h.number(static_cast<uint64_t>(s.function + 1) | static_cast<uint64_t>(s.cls + 1) << 32);
+    h.number(s.hook);
   }
   for (const std::string& w : m.external_writes) h.bytes(w);
   return h.mixed();

@@ -42,7 +42,7 @@ struct ArmGuard {
 };
 
 // Why a function starts a compile region.
-enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint };
+enum class SeedReason : uint8_t { None, ModuleForward, Decorator, CompileCall, TensorAnnotation, EntryPoint, Hook };
 
 // Whether an annotation means a tensor (Tensor, Optional[Tensor], Tuple[Tensor, ...]) or a dict of them.
 // TensorOrSequence is `Union[Tensor, Tuple[Tensor, Tensor]]`: a parameter so annotated gives tensors
@@ -192,6 +192,7 @@ struct CompileSeed {
   std::string target;  // dotted as written ("model", "self.forward", "Model")
   int function = -1;   // scope where the call appeared
   int cls = -1;
+  bool hook = false;   // registered as a module hook, not handed to a compiler
 };
 
 struct FileModel {

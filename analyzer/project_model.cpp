@@ -935,6 +935,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
   region.clear();
   if (entries_.empty()) {
     for (const FileModel* f : files_) entries_.emplace_back(f->functions.size(), false);
+    compile_call_targets_ = entries_;
   }
   for (const FileModel* f : files_) region.emplace_back(f->functions.size(), false);
   std::vector<FunctionRef> work;
@@ -989,6 +990,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
         FunctionRef fr = resolve_function(file_index, s.function, target);
         if (fr.valid()) {
           add_seed(work, tracer, fr);
+          if (!s.hook) compile_call_targets_[static_cast<size_t>(fr.file)][static_cast<size_t>(fr.function)] = true;
           continue;
         }
       }

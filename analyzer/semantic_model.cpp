@@ -359,6 +359,12 @@ void SemanticModel::bind_parameters() {
   bool called = known_ && known_->called(file_index_, function_index_);
   bool is_forward = is_method && fn_.name == "forward" && project_.is_module_class({file_index_, fn_.cls}) &&
                     (called || !project_.handed_on({file_index_, fn_.cls}));
+  // A function handed to torch.compile, or decorated with it, that no compiled code calls:
+  // its inputs are the compiled frame's, presumed tensors as a module's are. (Not a function
+  // that is compiled code for its `-> Tensor` annotation, nor a configured entry point.)
+  bool compiled = fn_.seed == SeedReason::CompileCall || fn_.seed == SeedReason::Decorator ||
+                  project_.is_compile_call_target(file_index_, function_index_);
+  is_forward = is_forward || (!called && compiled);
   size_t index = 0;
   for (Node p : NamedChildren(params)) {
     size_t param_index = index++;

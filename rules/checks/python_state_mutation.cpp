@@ -3,6 +3,7 @@
 // counter in a 0-d tensor updated in place (a module global, or a buffer).
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "rules/check.h"
 #include "rules/check_support.h"
@@ -254,6 +255,126 @@ bool only_store_of(Node attribute, Node value, Node statement, std::string_view 
   return same(same, cls, false, false);
 }
 
+// Per-call bookkeeping (`self.batch_size = x.shape[0]` at the top of `forward`, speechbrain's
+// searchers, ultralytics' assigner): the store runs on every call of its method before any
+// read there, and every other read of the attribute in the class lies in a method that runs
+// only after it, called from that method past the store (directly or through each other).
+// No read sees a value an earlier call left, so a program that leaves the store out computes
+// what eager does. Stores elsewhere but `__init__` make the value cross calls.
+class PerCallAttribute {
+ public:
+  PerCallAttribute(Node attribute, Node statement, std::string_view src) : src_(src), target_(attribute) {
+    name_ = attribute.field("attribute").text(src);
+    while (statement.parent() && !statement.parent().is(NodeKind::Block)) statement = statement.parent();
+    for (Node n = statement.parent(); n; n = n.parent()) {
+      if (n.is(NodeKind::FunctionDefinition)) {
+        fn_ = n;
+        break;
+      }
+    }
+    if (!fn_ || !statement.parent() || !(statement.parent() == fn_.field("body"))) return;  // unconditional only
+    Node cls = fn_.parent();
+    while (cls && !cls.is(NodeKind::ClassDefinition)) cls = cls.parent();
+    if (!cls || !cls.field("body")) return;
+    // The methods of a project base class could read it too (transformers' cache layers read
+    // the `device` a subclass stores); only a class on `nn.Module` or `object` is read whole.
+    if (Node bases = cls.field("superclasses")) {
+      for (Node b : NamedChildren(bases)) {
+        std::string_view t = b.text(src);
+        if (t != "nn.Module" && t != "torch.nn.Module" && t != "Module" && t != "object") return;
+      }
+    }
+    store_end_ = statement.end();
+    for (Node c : NamedChildren(cls.field("body"))) {
+      Node def = c.is(NodeKind::DecoratedDefinition) ? c.field("definition") : c;
+      if (def && def.is(NodeKind::FunctionDefinition) && def.field("name")) methods_[def.field("name").text(src)] = def;
+    }
+    holds_ = true;
+  }
+
+  bool holds() {
+    if (!holds_) return false;
+    // The methods the storing method calls past the store, and what they call in turn.
+    std::vector<Node> work = {fn_};
+    after_.insert(fn_.id());
+    for (size_t i = 0; i < work.size(); ++i) {
+      for_calls(work[i], work[i] == fn_, [&](Node def) {
+        if (after_.insert(def.id()).second) work.push_back(def);
+      });
+    }
+    for (const auto& [name, def] : methods_) {
+      if (name == "__init__" || def == fn_) continue;
+      bool after = after_.count(def.id()) > 0;
+      if (!after && (touches(def) || calls_any_after(def))) return false;
+      if (after && stores(def)) return false;
+    }
+    return !reads_before_store(fn_);
+  }
+
+ private:
+  // Calls `self.<method>(...)` of this class in `def` (past the store when `past_store`).
+  template <typename Fn>
+  void for_calls(Node n, bool past_store, const Fn& fn) {
+    if (n.is(NodeKind::Call)) {
+      Node callee = n.field("function").unparenthesized();
+      if (callee.is(NodeKind::Attribute) && (!past_store || n.start() >= store_end_)) {
+        Node object = callee.field("object").unparenthesized();
+        auto it = methods_.find(callee.field("attribute").text(src_));
+        if (object.is(NodeKind::Identifier) && object.text(src_) == "self" && it != methods_.end()) fn(it->second);
+      }
+    }
+    for (Node c : NamedChildren(n)) for_calls(c, past_store, fn);
+  }
+  bool calls_any_after(Node def) {
+    bool found = false;
+    for_calls(def, false, [&](Node m) { found = found || (after_.count(m.id()) > 0 && !(m == fn_)); });
+    return found;
+  }
+  // `self.<name>`, or the name as a string (`getattr(self, "name", None)`).
+  bool is_name(Node n) const {
+    auto on_self = [&](Node a) {
+      Node o = a.field("object").unparenthesized();
+      return o.is(NodeKind::Identifier) && o.text(src_) == "self";
+    };
+    return (n.is(NodeKind::Attribute) && n.field("attribute") && n.field("attribute").text(src_) == name_ &&
+            on_self(n)) ||
+           (n.is(NodeKind::String) && n.text(src_).size() == name_.size() + 2 &&
+            n.text(src_).substr(1, name_.size()) == name_);
+  }
+  bool touches(Node n) const {
+    if (is_name(n)) return true;
+    for (Node c : NamedChildren(n)) {
+      if (touches(c)) return true;
+    }
+    return false;
+  }
+  bool stores(Node n) const {
+    if (n.is(NodeKind::Assignment) || n.is(NodeKind::AugmentedAssignment)) {
+      if (Node l = n.field("left"); l && is_name(l.unparenthesized())) return true;
+    }
+    for (Node c : NamedChildren(n)) {
+      if (stores(c)) return true;
+    }
+    return false;
+  }
+  // A use of the attribute in the storing method before the store, or in the store's value.
+  bool reads_before_store(Node n) const {
+    if (n.start() >= store_end_) return false;
+    if (is_name(n) && !(n == target_)) return true;
+    for (Node c : NamedChildren(n)) {
+      if (reads_before_store(c)) return true;
+    }
+    return false;
+  }
+
+  std::string_view src_, name_;
+  Node target_, fn_;
+  uint32_t store_end_ = 0;
+  bool holds_ = false;
+  std::unordered_map<std::string_view, Node> methods_;
+  std::unordered_set<const void*> after_;
+};
+
 class PythonStateMutation final : public Check {
  public:
   using Check::Check;
@@ -300,6 +421,7 @@ class PythonStateMutation final : public Check {
       // store a program leaves out changes nothing a later call sees (the tracer ran it on the
       // module too). A flag that other code resets (`self.seen = True`) is reported.
       if (settings_.target != Target::Dynamo && only_store_of(target, value, stmt, ctx.source())) return;
+      if (settings_.target != Target::Dynamo && PerCallAttribute(target, stmt, ctx.source()).holds()) return;
       sink_.report(RuleId::FX203, stmt.range(),
                    "rebinds Python attribute `" + std::string(target.text(ctx.source())) + "`" +
                        support::once_or_replayed(settings_.target, target, ctx));

@@ -129,6 +129,30 @@ class TensorToPython final : public Check {
   // them (checked: "'len' is not supported", "data is not allocated yet"); TorchDynamo takes
   // `torch.tensor` of them but fails to compile `torch.as_tensor` (TorchRuntimeError; MONAI's
   // MedianFilter). `torch.stack` builds the same tensor in the graph.
+  // Whether `n` lies in an arm of a conditional expression or an `if` whose test names `name`.
+  static bool chosen_by_test_of(Node n, std::string_view name, std::string_view src) {
+    for (Node p = n.parent(); p && !p.is(NodeKind::FunctionDefinition); n = p, p = p.parent()) {
+      Node test;
+      if (p.is(NodeKind::ConditionalExpression)) {
+        std::vector<Node> parts = p.children();
+        if (parts.size() == 3 && !(parts[1] == n)) test = parts[1];
+      } else if (p.is(NodeKind::IfStatement) || p.is(NodeKind::ElifClause)) {
+        if (!(p.field("condition") == n)) test = p.field("condition");
+      } else if (p.is(NodeKind::ElseClause) && p.parent() && p.parent().is(NodeKind::IfStatement)) {
+        test = p.parent().field("condition");
+      }
+      if (test && mentions(test, name, src)) return true;
+    }
+    return false;
+  }
+  static bool mentions(Node e, std::string_view name, std::string_view src) {
+    if (e.is(NodeKind::Identifier)) return e.text(src) == name;
+    for (Node c : NamedChildren(e)) {
+      if (mentions(c, name, src)) return true;
+    }
+    return false;
+  }
+
   void report_tensor_of_tensors(Node call, const std::string& callee, const SemanticModel& ctx) {
     bool as_tensor = callee == "torch.as_tensor" || callee == "torch.asarray";
     if (!as_tensor && callee != "torch.tensor") return;
@@ -144,7 +168,10 @@ class TensorToPython final : public Check {
       }
     } else {
       Value v = ctx.value_of(data);
-      tensors = v.kind == ValueKind::TensorSequence && !v.static_data;
+      // Not in an arm a test of the list's own length or truth chose (diffusers' UniPC:
+      // `torch.stack(b) if len(b) > 0 else torch.tensor(b)`, where `b` is empty).
+      tensors = v.kind == ValueKind::TensorSequence && !v.static_data &&
+                !(data.is(NodeKind::Identifier) && chosen_by_test_of(call, data.text(ctx.source()), ctx.source()));
     }
     if (!tensors) return;
     std::string what = "`" + callee + "` of tensors reads their values: ";

@@ -53,6 +53,12 @@ class UntraceableCall final : public Check {
                      "`" + q + "` is skipped by TorchDynamo: the graph breaks; show progress outside the compiled code");
         return;
       }
+      if (q == "torch.nn.utils.rnn.pack_padded_sequence" || q == "torch.nn.utils.rnn.pad_packed_sequence") {
+        sink_.report(RuleId::FX502, call.range(),
+                     "`" + q + "` is skipped by TorchDynamo: the graph breaks (recurrent modules on packed "
+                     "sequences run eagerly)");
+        return;
+      }
       if (skipped_library_call(q)) {
         std::string shown = q.starts_with("builtins.") ? q.substr(9) : q;
         sink_.report(RuleId::FX502, call.range(),
@@ -141,11 +147,16 @@ class UntraceableCall final : public Check {
   // `self.rnn(x)` where `self.rnn` is an nn.LSTM, GRU or RNN, here or in a
   // subclass that sets it: TorchDynamo runs those eagerly (GB0014, unless
   // torch._dynamo.config.allow_rnn); torch.export and the FX tracer take them.
+  // So is a method called on one (`self.rnn.flatten_parameters()`: "Attempted to wrap RNN").
   void report_recurrent_module(Node call, const SemanticModel& ctx) {
     Node callee = call.field("function").unparenthesized();
     if (!callee.is(NodeKind::Attribute) || ctx.self_name().empty()) return;
     Node object = callee.field("object").unparenthesized();
     Node attr = callee.field("attribute");
+    if (object.is(NodeKind::Attribute)) {  // `self.rnn.<method>(...)`
+      attr = object.field("attribute");
+      object = object.field("object").unparenthesized();
+    }
     if (!object.is(NodeKind::Identifier) || object.text(ctx.source()) != ctx.self_name() || !attr) return;
     for (const std::string& cls : ctx.self_attribute_constructors(attr.text(ctx.source()))) {
       std::string_view name = std::string_view(cls).substr(cls.rfind('.') + 1);
