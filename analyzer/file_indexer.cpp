@@ -234,6 +234,9 @@ class Indexer {
       case NodeKind::Call:
         index_call(n, ctx);
         break;
+      case NodeKind::Attribute:
+        note_self_attribute_read(n, ctx);
+        break;
       case NodeKind::ExpressionStatement:
         for_each_child(n, [&](Node c) { visit(c, ctx); });
         return;
@@ -250,6 +253,19 @@ class Indexer {
   }
 
   FunctionInfo& fn(const Ctx& ctx) { return m_.functions[static_cast<size_t>(ctx.function)]; }
+
+  // `self.a.b` read whole: not the object of a longer chain, not called, not stored to.
+  void note_self_attribute_read(Node n, const Ctx& ctx) {
+    if (ctx.function < 0 || ctx.hatch || ctx.method_class < 0) return;
+    Node p = n.parent();
+    if (p && p.is(NodeKind::Attribute) && p.field("object") == n) return;
+    if (p && p.is(NodeKind::Call) && p.field("function") == n) return;
+    if (p && (p.is(NodeKind::Assignment) || p.is(NodeKind::AugmentedAssignment)) && p.field("left") == n) return;
+    std::string dotted = dotted_text(n, src_);
+    if (!dotted.starts_with("self.")) return;
+    std::vector<std::string>& reads = fn(ctx).self_attribute_reads;
+    if (std::find(reads.begin(), reads.end(), dotted) == reads.end()) reads.push_back(std::move(dotted));
+  }
 
   // --- imports -------------------------------------------------------------
 
@@ -497,6 +513,8 @@ class Indexer {
     };
     if (written == "staticmethod") {
       info.is_static = true;
+    } else if (written == "property" || q == "functools.cached_property") {
+      info.is_property = true;
     } else if (uint8_t opaque = torch_api::opaque_decorator(q)) {
       info.opaque_to |= opaque;
       info.disabled = info.opaque_to == kAllTracers;

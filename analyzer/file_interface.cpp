@@ -98,6 +98,8 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(f.nested, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.number(static_cast<uint64_t>(kv.second)); });
     h.unordered(f.first_values, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
     h.unordered(f.receiver_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    for (const std::string& r : f.self_attribute_reads) h.bytes(r);
+    h.number(f.is_property);
     for (AnnotationKind k : f.comment_parameters) h.number(static_cast<uint64_t>(k));
     for (AnnotationKind k : f.return_elements) h.number(static_cast<uint64_t>(k) + 16);
     // Callers bind arguments by the parameters as written.

@@ -70,6 +70,7 @@ struct FunctionInfo {
   bool dynamo_disabled = false;  // @torch.compiler.disable: each call breaks Dynamo's graph
   bool opaque_for(Tracer t) const { return (opaque_to & static_cast<uint8_t>(t)) != 0; }
   bool is_static = false;  // @staticmethod
+  bool is_property = false;  // @property, @functools.cached_property: a read calls it
   // Decorators as the imports qualify them that name no torch API here, which
   // may re-export one from a project module (ProjectModel resolves them), or
   // are project functions whose wrapper runs in place of this one; a decorator
@@ -87,6 +88,9 @@ struct FunctionInfo {
   // annotated with one (`h: Helper`, `Optional["Helper"]`) or a local bound
   // only to `Helper(...)`. `h.run(x)` runs that class's method.
   StringMap<std::string> receiver_classes;
+  // Attributes read through `self`, dotted (`self.size`, `self.attn.kv_cache.size`), outside
+  // escape hatches: a read of a project class's property runs its getter.
+  std::vector<std::string> self_attribute_reads;
   // PEP 484 `# type: (A, B) -> R` comment: one kind per parameter, in order
   // (the omitted `self` of a method counted as Other); empty when none.
   std::vector<AnnotationKind> comment_parameters;

@@ -1029,6 +1029,19 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
     const FileModel& f = file(cur.file);
     const FunctionInfo& fn = f.functions[static_cast<size_t>(cur.function)];
     int cls = method_class(cur.file, cur.function);
+    // `self.cache.size` where `size` is a property: reading it runs the getter.
+    for (const std::string& read : cls >= 0 ? fn.self_attribute_reads : std::vector<std::string>{}) {
+      ClassRef c{cur.file, cls};
+      std::string_view rest = std::string_view(read).substr(5);
+      for (size_t dot = rest.find('.'); c.valid() && dot != std::string_view::npos; dot = rest.find('.')) {
+        c = self_attribute_class(c, rest.substr(0, dot));
+        rest.remove_prefix(dot + 1);
+      }
+      FunctionRef getter = c.valid() ? find_method(c, rest) : FunctionRef{};
+      if (getter.valid() && file(getter.file).functions[static_cast<size_t>(getter.function)].is_property) {
+        reach(work, tracer, getter);
+      }
+    }
     for (const CallEdge& e : fn.calls) {
       if (e.guard >= 0 && !traced_path(cur, e.guard, tracer)) continue;
       switch (e.kind) {

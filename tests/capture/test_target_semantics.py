@@ -209,6 +209,12 @@ DYNAMO_CASES = {
         "return Task(2.0).run(x)", "",
         "class Task:\n    def __init__(self, scale):\n        self.scale = scale\n\n"
         "    def run(self, x):\n        return x * x.sum().item()\n"),
+    # Reading a property runs its getter (torchtune's `KVCache.size`).
+    "property_getter": (
+        "return x * self.cache.size", "        self.cache = Cache()\n",
+        "class Cache(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.register_buffer(\"pos\", torch.arange(4), persistent=False)\n\n    @property\n"
+        "    def size(self):\n        return self.pos[1].item()\n"),
     # A resize to sizes read from a tensor reads them: Dynamo breaks at the call.
     "interpolate_to_sizes_of_tensor_data": (
         "s = (x[:2].abs() * 4 + 1).long()\n        y = torch.nn.functional.interpolate(x.view(1, 1, 8), size=s[0])\n"
