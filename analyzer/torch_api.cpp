@@ -62,7 +62,8 @@ const Set& non_tensor_methods() {
 
 const Set& data_methods() {
   // Methods giving Python values computed from tensor data.
-  static const Set s = {"item", "tolist", "numpy", "__int__", "__float__", "__bool__"};
+  // `equal` compares two tensors' values into a Python bool.
+  static const Set s = {"item", "tolist", "numpy", "__int__", "__float__", "__bool__", "equal"};
   return s;
 }
 
@@ -138,6 +139,7 @@ bool is_reduction(std::string_view name) {
 
 Value call_result(std::string_view q) {
   std::string_view name = last_component(q);
+  if (q == "torch.equal") return Value::of(ValueKind::TensorData);
   if (q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy" || q == "torch.Tensor") {
     return Value::tensor();
   }

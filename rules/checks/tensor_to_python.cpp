@@ -31,6 +31,18 @@ class TensorToPython final : public Check {
     }
     std::string callee = ctx.resolve(call.field("function"));
     report_tensor_of_tensors(call, callee, ctx);
+    // `torch.equal(a, b)`, `a.equal(b)`: a Python bool from both tensors' values (checked:
+    // Dynamo breaks at the call, "Data dependent operator"; torch.export fails there,
+    // DataDependentOutputException), not at the branch that reads it.
+    if ((callee == "torch.equal" && !support::positional_args(call, ctx).empty() &&
+         ctx.value_of(support::positional_args(call, ctx)[0]).is_tensor()) ||
+        (method == "equal" && support::receiver_is_tensor(call, ctx))) {
+      sink_.report(RuleId::FX102, call.range(),
+                   "`" + std::string(callee.empty() ? ".equal()" : callee) +
+                       "` compares the tensors' values into a Python bool: the tracer cannot follow it; keep the "
+                       "comparison a tensor (`(a == b).all()`) or decide outside the compiled code");
+      return;
+    }
     // `x.new_full(size, t)`, `torch.full_like(x, t)`: Dynamo reads a tensor fill value as a
     // Python number (`torch.full(size, t)` it keeps in the graph).
     if (settings_.target == Target::Dynamo) {

@@ -40,6 +40,9 @@ CASES = {
     # through Dynamo, takes `torch.tensor` of them.
     "tensor_of_tensors": ("return torch.tensor([x.sum(), x.max()]) * 2", "", "strict"),
     "as_tensor_of_tensors": ("return torch.as_tensor((x[0], x[1])) * 2", "", False),
+    # torch.equal gives a Python bool from both tensors' values: it fails at the call.
+    "torch_equal": ("same = torch.equal(x, x * 2)\n        if same:\n            return x\n        return x * 3", "",
+                    False),
     # A dimension read from tensor data (MONAI's Dice loss): the reduction must know it.
     "dims_read_from_tensor_data": ("dims = torch.arange(0, 1).tolist()\n        return x.sum(dim=dims) * 2", "", False),
     "dims_handed_to_a_helper": ("return reduce(x, torch.arange(0, 1).tolist())",
@@ -209,6 +212,8 @@ DYNAMO_CASES = {
         "return Task(2.0).run(x)", "",
         "class Task:\n    def __init__(self, scale):\n        self.scale = scale\n\n"
         "    def run(self, x):\n        return x * x.sum().item()\n"),
+    # torch.equal reads both tensors' values: the break is at the call, not at the branch.
+    "torch_equal": ("same = torch.equal(x, x * 2)\n        if same:\n            return x\n        return x * 3", ""),
     # Reading a property runs its getter (torchtune's `KVCache.size`).
     "property_getter": (
         "return x * self.cache.size", "        self.cache = Cache()\n",
