@@ -213,6 +213,7 @@ class Indexer {
       case NodeKind::ForStatement:
       case NodeKind::ForInClause:
         bind_target(n.field("left"), ctx);
+        note_loop_over_attribute(n, ctx);
         break;
       case NodeKind::WithItem:
       case NodeKind::AsPattern:
@@ -253,6 +254,16 @@ class Indexer {
   }
 
   FunctionInfo& fn(const Ctx& ctx) { return m_.functions[static_cast<size_t>(ctx.function)]; }
+
+  // `for f in self.filters:` in a method: `f.apply(x)` runs the method of each element class.
+  void note_loop_over_attribute(Node loop, const Ctx& ctx) {
+    if (ctx.function < 0 || ctx.method_class < 0) return;
+    Node target = loop.field("left"), iterable = loop.field("right");
+    if (!target || !iterable || !target.is(NodeKind::Identifier)) return;
+    Node it = iterable.unparenthesized();
+    if (!it.is(NodeKind::Attribute) || !is_receiver(it.field("object").unparenthesized(), ctx)) return;
+    fn(ctx).loop_attribute_elements[std::string(target.text(src_))] = std::string(it.field("attribute").text(src_));
+  }
 
   // `self.a.b` read whole: not the object of a longer chain, not called, not stored to.
   void note_self_attribute_read(Node n, const Ctx& ctx) {
@@ -814,6 +825,12 @@ class Indexer {
     if (!is_receiver(object, ctx)) return;
     ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
     std::string name(attr.field("attribute").text(src_));
+    if (Node r = value.unparenthesized(); r.is(NodeKind::List) || r.is(NodeKind::Tuple)) {
+      for (Node item : NamedChildren(r)) {  // `self.filters = [Suppress(), Penalty()]`
+        auto [c, is_class] = item.is(NodeKind::Comment) ? std::pair<std::string, bool>{} : argument_class(item, ctx);
+        if (!c.empty() && !is_class) note_element_class(cls, name, c);
+      }
+    }
     for (std::string& m : bound_methods(value, ctx)) cls.attribute_methods[name].push_back(std::move(m));
     if (std::string made = factory_method(value, ctx); !made.empty()) cls.attribute_factories[name] = std::move(made);
     Value v = quick_value(value, src_, m_.imports);
@@ -1046,6 +1063,11 @@ class Indexer {
     return cls;
   }
 
+  static void note_element_class(ClassInfo& cls, const std::string& attr, const std::string& element) {
+    std::vector<std::string>& all = cls.attribute_element_sets[attr];
+    if (std::find(all.begin(), all.end(), element) == all.end()) all.push_back(element);
+  }
+
   // `self.blocks.append(Block(...))`: a ModuleList filled one element at a
   // time. Elements of two classes leave the attribute's element class unknown.
   void note_element_append(Node callee, Node args, const Ctx& ctx) {
@@ -1058,6 +1080,7 @@ class Indexer {
     auto [element, is_class] = a.size() == 1 ? argument_class(a[0], ctx) : std::pair<std::string, bool>{};
     if (is_class) element.clear();
     ClassInfo& cls = m_.classes[static_cast<size_t>(ctx.method_class)];
+    if (!element.empty()) note_element_class(cls, std::string(list.field("attribute").text(src_)), element);
     auto [it, first] = cls.attribute_element_classes.try_emplace(std::string(list.field("attribute").text(src_)), element);
     if (!first && it->second != element) it->second.clear();
   }

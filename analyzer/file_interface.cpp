@@ -99,6 +99,7 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(f.first_values, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.value(kv.second); });
     h.unordered(f.receiver_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     for (const std::string& r : f.self_attribute_reads) h.bytes(r);
+    h.unordered(f.loop_attribute_elements, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.number(f.is_property);
     for (AnnotationKind k : f.comment_parameters) h.number(static_cast<uint64_t>(k));
     for (AnnotationKind k : f.return_elements) h.number(static_cast<uint64_t>(k) + 16);
@@ -120,6 +121,10 @@ uint64_t interface_fingerprint(const FileModel& m) {
     h.unordered(c.attribute_calls, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_globals, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_element_classes, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
+    h.unordered(c.attribute_element_sets, [](Hasher& e, const auto& kv) {
+      e.bytes(kv.first);
+      for (const std::string& s : kv.second) e.bytes(s);
+    });
     h.unordered(c.attribute_factories, [](Hasher& e, const auto& kv) { e.bytes(kv.first), e.bytes(kv.second); });
     h.unordered(c.attribute_methods, [](Hasher& e, const auto& kv) {
       e.bytes(kv.first);

@@ -91,6 +91,8 @@ struct FunctionInfo {
   // Attributes read through `self`, dotted (`self.size`, `self.attn.kv_cache.size`), outside
   // escape hatches: a read of a project class's property runs its getter.
   std::vector<std::string> self_attribute_reads;
+  // Loop names bound to the elements of a `self` attribute (`for f in self.filters:`).
+  StringMap<std::string> loop_attribute_elements;
   // PEP 484 `# type: (A, B) -> R` comment: one kind per parameter, in order
   // (the omitted `self` of a method counted as Other); empty when none.
   std::vector<AnnotationKind> comment_parameters;
@@ -132,6 +134,9 @@ struct ClassInfo {
   StringMap<std::string> attribute_calls;
   // `self.<attr> = nn.ModuleList(Block(...) for ...)`: the elements' class, dotted as written.
   StringMap<std::string> attribute_element_classes;
+  // Every class whose instances a list attribute is seen to hold (`self.filters = [A()]`,
+  // `self.filters.append(B(...))`), as written: iterating it may give any of them.
+  StringMap<std::vector<std::string>> attribute_element_sets;
   // `self.<attr> = self.a if flag else self.b`: the receiver's attributes it may hold
   // (bound methods, where they name methods); `self.<attr>(x)` calls one of them.
   StringMap<std::vector<std::string>> attribute_methods;

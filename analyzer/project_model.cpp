@@ -659,6 +659,19 @@ std::vector<std::string> ProjectModel::attribute_constructors(ClassRef c, std::s
   return out;
 }
 
+std::vector<ClassRef> ProjectModel::attribute_element_set(ClassRef c, std::string_view attr) const {
+  std::vector<ClassRef> out;
+  first_in_hierarchy<bool>(c, false, [&](ClassRef cur, const ClassInfo& info) -> std::optional<bool> {
+    auto it = info.attribute_element_sets.find(attr);
+    if (it == info.attribute_element_sets.end()) return std::nullopt;
+    for (const std::string& name : it->second) {
+      if (ClassRef r = resolve_class(cur.file, name); r.valid()) out.push_back(r);
+    }
+    return true;
+  });
+  return out;
+}
+
 ClassRef ProjectModel::self_attribute_element_class(ClassRef c, std::string_view attr) const {
   ClassRef built = first_in_hierarchy<ClassRef>(c, {}, [&](ClassRef cur, const ClassInfo& info) -> std::optional<ClassRef> {
     auto it = info.attribute_element_classes.find(attr);
@@ -1092,6 +1105,18 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
               reach(work, tracer, find_method({forward.file, fwd.cls}, "backward"));
             }
             break;
+          }
+          // `f.apply(x)` in `for f in self.filters:`: the method of each class the list holds.
+          if (size_t dot = e.name.find('.'); cls >= 0 && dot != std::string::npos &&
+                                             e.name.find('.', dot + 1) == std::string::npos) {
+            auto loop = fn.loop_attribute_elements.find(std::string_view(e.name).substr(0, dot));
+            if (loop != fn.loop_attribute_elements.end()) {
+              std::string_view method = std::string_view(e.name).substr(dot + 1);
+              for (ClassRef element : attribute_element_set({cur.file, cls}, loop->second)) {
+                reach(work, tracer, find_method(element, method));
+              }
+              break;
+            }
           }
           // `h.run(x)` on `h: Helper`, a local `h = Helper()` or a module-level `model = Model()`.
           if (FunctionRef m = instance_method(cur, e.name); m.valid()) {

@@ -105,6 +105,8 @@ class ProjectModel {
   // Project class of every element of `self.<attr>` when it was built as a
   // ModuleList or Sequential of one project class.
   ClassRef self_attribute_element_class(ClassRef c, std::string_view attr) const;
+  // Every project class whose instances `self.<attr>` is seen to hold (a list filled with them).
+  std::vector<ClassRef> attribute_element_set(ClassRef c, std::string_view attr) const;
   // Whether a module-level name of `file` is rebound or mutated anywhere.
   bool is_mutable_global(int file, std::string_view name) const;
   // `VERBOSE`, read in function `function` of `file`: the truth of a module-level name
