@@ -949,6 +949,7 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
   if (entries_.empty()) {
     for (const FileModel* f : files_) entries_.emplace_back(f->functions.size(), false);
     compile_call_targets_ = entries_;
+    hook_targets_ = entries_;
   }
   for (const FileModel* f : files_) region.emplace_back(f->functions.size(), false);
   std::vector<FunctionRef> work;
@@ -1003,7 +1004,8 @@ void ProjectModel::compute_regions(const std::vector<std::string>& entry_points,
         FunctionRef fr = resolve_function(file_index, s.function, target);
         if (fr.valid()) {
           add_seed(work, tracer, fr);
-          if (!s.hook) compile_call_targets_[static_cast<size_t>(fr.file)][static_cast<size_t>(fr.function)] = true;
+          (s.hook ? hook_targets_ : compile_call_targets_)[static_cast<size_t>(fr.file)]
+                                                          [static_cast<size_t>(fr.function)] = true;
           continue;
         }
       }

@@ -62,6 +62,11 @@ class ProjectModel {
   bool is_compile_call_target(int file, int function) const {
     return compile_call_targets_[static_cast<size_t>(file)][static_cast<size_t>(function)];
   }
+  // Registered as a module hook: it runs in later calls of that module, not where it is registered.
+  bool is_hook(int file, int function) const {
+    return this->file(file).functions[static_cast<size_t>(function)].seed == SeedReason::Hook ||
+           hook_targets_[static_cast<size_t>(file)][static_cast<size_t>(function)];
+  }
   bool is_module_class(ClassRef c) const;
   // Whether the class derives (through project classes) from torch.autograd.Function.
   bool is_autograd_function(ClassRef c) const;
@@ -211,6 +216,7 @@ class ProjectModel {
   std::vector<std::vector<bool>> regions_[2];  // by index_of(Tracer)
   std::vector<std::vector<bool>> entries_;
   std::vector<std::vector<bool>> compile_call_targets_;
+  std::vector<std::vector<bool>> hook_targets_;
   std::vector<std::vector<uint8_t>> reexported_opaque_;  // Tracer bits, by file and function
   std::vector<std::vector<bool>> reexported_seed_;  // decorated with a re-exported compile decorator
   // What a re-exported decorator resolves to in torch: "" when it names none.

@@ -615,6 +615,8 @@ Value SemanticModel::enclosing_value(std::string_view name) const {
 }
 
 bool SemanticModel::closure_in_traced_call(std::string_view name) const {
+  // A hook runs in later calls of its module: what it updates outlives the call that made it.
+  if (project_.is_hook(file_index_, function_index_)) return false;
   for (int p = fn_.parent; p >= 0; p = file_.functions[static_cast<size_t>(p)].parent) {
     const FunctionInfo& f = file_.functions[static_cast<size_t>(p)];
     if (contains(f.nonlocals, name)) continue;  // bound further out
