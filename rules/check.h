@@ -25,7 +25,8 @@ class DiagnosticSink {
   // The walk whose events the checks now handle. A function where TorchDynamo's NumPy
   // arrays were taken for tensors gets no fixes: in eager they are arrays, which
   // `torch.where` and the tensor methods the fixes write do not take.
-  void walking(const SemanticModel& model) { model_ = &model; }
+  // Null between walks.
+  void walking(const SemanticModel* model) { model_ = model; }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:

@@ -76,7 +76,7 @@ class CompiledCodeDispatcher final : public CodeVisitor {
  private:
   template <typename Event>
   void each(const SemanticModel& c, Event&& event) {
-    sink_.walking(c);
+    sink_.walking(&c);
     for (auto& k : checks_) event(*k);
   }
   std::vector<std::unique_ptr<Check>>& checks_;
@@ -193,6 +193,7 @@ std::vector<Diagnostic> check_one(const ProjectModel& project, int index, const 
       throw_if_cancelled(cancel);  // one large file is one task: it stops between its functions too
       walk_function(project, index, static_cast<int>(f), dispatcher, &arguments, nullptr,
                     reuse.after ? &consulted : nullptr, target);
+      sink.walking(nullptr);  // the walk's model is gone
     };
     // Where findings were reported from outside their own statement: a
     // statement holding one does not keep what it found, since what the sink
