@@ -139,7 +139,8 @@ def test_pep484_type_comments_say_which_parameters_are_tensors(project):
         "    # type: (Tensor, int) -> Tensor\n"
         "    return x * x.item() * n\n\n\n"
         "@torch.compile\n"
-        "def plain(x, n):\n"
+        "def counted(x, n):\n"
+        "    # type: (int, int) -> int\n"
         "    return x * x.item() * n\n"))
     result = project.run("check", "--output-format", "concise")
     lines = [l for l in result.stdout.splitlines() if ": FX" in l]
